@@ -1,0 +1,1 @@
+"""One module per `pipkeeper` subcommand; see `device.cli`."""
