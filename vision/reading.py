@@ -1,0 +1,47 @@
+"""What the dice reader returns: plain, immutable values that the roll watcher and the session consume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Die:
+    """One readable die. Coordinates are pixels of the frame that was read."""
+
+    value: int  # 1..6, the top face
+    center: tuple[float, float]  # (x, y)
+    size: float  # side length of the top face
+    angle: float  # degrees, 0..90
+    confidence: float  # 0..1
+
+
+@dataclass(frozen=True)
+class Region:
+    """Something that looks like a die but cannot be read (cocked, blurred, occluded, cut by the edge)."""
+
+    center: tuple[float, float]
+    size: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every die in one frame, ordered left to right (by centre x) so that hold button i is the i-th die."""
+
+    dice: tuple[Die, ...] = ()
+    unreadable: tuple[Region, ...] = ()
+    frame_size: tuple[int, int] = (0, 0)  # (width, height)
+    problem: str | None = None  # a frame that could not be read at all says why here
+    extras: dict = field(default_factory=dict, compare=False)  # reader diagnostics, for the admin view
+
+    @property
+    def values(self) -> list[int]:
+        return [die.value for die in self.dice]
+
+    @property
+    def confidence(self) -> float:
+        """The weakest die decides: one doubtful die makes the whole hand doubtful."""
+        if not self.dice:
+            return 0.0
+        return min(die.confidence for die in self.dice)
