@@ -1,0 +1,40 @@
+"""The admin view draws dice, doubtful dice, unreadable regions, the tray and the frame's problem."""
+
+import numpy as np
+
+from vision.annotate import DOUBTFUL, SURE, TRAY, UNREADABLE, annotate
+from vision.profile import CalibrationProfile
+from vision.reading import Die, Reading, Region
+
+
+def _has(image, colour):
+    return bool(np.all(image == np.array(colour, np.uint8), axis=2).any())
+
+
+def test_draws_every_element_in_its_colour_without_touching_the_input():
+    frame = np.full((480, 640, 3), 128, np.uint8)
+    reading = Reading(
+        dice=(Die(5, (100.0, 100.0), 50.0, 10.0, 0.9), Die(2, (300.0, 200.0), 50.0, 0.0, 0.2)),
+        unreadable=(Region((500.0, 300.0), 50.0, "cut by the frame edge"),),
+        frame_size=(640, 480),
+    )
+    profile = CalibrationProfile(tray=(0.1, 0.1, 0.9, 0.9))
+    image = annotate(frame, reading, profile)
+    assert image.shape == frame.shape and image.dtype == np.uint8
+    for colour in (SURE, DOUBTFUL, UNREADABLE, TRAY):
+        assert _has(image, colour)
+    assert np.all(frame == 128)
+
+
+def test_a_frame_that_could_not_be_read_still_gives_an_image():
+    reading = Reading(frame_size=(0, 0), problem="no frame")
+    image = annotate(None, reading)
+    assert image.ndim == 3 and image.shape[2] == 3
+    assert _has(image, UNREADABLE)
+
+
+def test_grayscale_frames_are_drawn_in_colour():
+    frame = np.full((240, 320), 200, np.uint8)
+    reading = Reading(dice=(Die(3, (160.0, 120.0), 40.0, 0.0, 1.0),), frame_size=(320, 240))
+    image = annotate(frame, reading)
+    assert image.shape == (240, 320, 3) and _has(image, SURE)

@@ -1,0 +1,153 @@
+"""The dice reader on frames drawn here: clean dice of both polarities, and every kind of bad frame."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.profile import CalibrationProfile
+from vision.reader import DEFAULT_PARAMS, PARAM_RANGES, DiceReader
+from vision.reading import Reading
+
+PIP_SPOTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def draw_dice(values, size=(640, 480), die=56, face=235, pip=25, floor=110, angle=0.0):
+    """A frame with one die per value in a row, centres evenly spaced; returns (frame, centres)."""
+    width, height = size
+    frame = np.full((height, width, 3), floor, np.uint8)
+    rng = np.random.default_rng(7)
+    frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    centres = []
+    step = width / (len(values) + 1)
+    turn = np.deg2rad(angle)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    for i, value in enumerate(values):
+        centre = np.array([step * (i + 1), height / 2])
+        corners = cv2.boxPoints(((float(centre[0]), float(centre[1])), (die, die), angle))
+        cv2.fillConvexPoly(frame, np.intp(np.round(corners)), (face, face, face), cv2.LINE_AA)
+        for spot in PIP_SPOTS[value]:
+            x, y = centre + rotation @ (np.array(spot) * die * 0.27)
+            cv2.circle(
+                frame, (int(round(x)), int(round(y))), int(die * 0.09), (pip, pip, pip), -1, cv2.LINE_AA
+            )
+        centres.append(tuple(centre))
+    return frame, centres
+
+
+@pytest.mark.parametrize("values", [[1, 2, 3, 4, 5], [6, 5, 4, 3, 2], [6, 6, 1, 2, 5]])
+def test_reads_white_dice_left_to_right(values):
+    frame, centres = draw_dice(values)
+    reading = DiceReader().read(frame)
+    assert reading.values == values
+    assert reading.problem is None
+    for die, centre in zip(reading.dice, centres, strict=True):
+        assert abs(die.center[0] - centre[0]) < 10 and abs(die.center[1] - centre[1]) < 10
+        assert 0.0 < die.confidence <= 1.0
+
+
+def test_reads_dark_dice_with_light_pips():
+    frame, _ = draw_dice([3, 4, 6, 1, 5], face=40, pip=230, floor=150)
+    assert DiceReader().read(frame).values == [3, 4, 6, 1, 5]
+
+
+def test_reads_turned_dice():
+    frame, _ = draw_dice([2, 5, 6, 4, 3], angle=30)
+    assert DiceReader().read(frame).values == [2, 5, 6, 4, 3]
+
+
+def test_reads_a_large_frame_at_the_scale_the_dice_need():
+    frame, _ = draw_dice([5, 2, 6, 3, 1], size=(2000, 1500), die=175)
+    reading = DiceReader().read(frame)
+    assert reading.values == [5, 2, 6, 3, 1]
+    assert reading.frame_size == (2000, 1500)
+    assert reading.extras["scale"] < 0.5
+
+
+def test_the_profile_die_size_and_polarity_are_used():
+    frame, _ = draw_dice([4, 2, 6], die=56)
+    profile = CalibrationProfile(die_size=56 / 480, pip_polarity="dark")
+    assert DiceReader(profile).read(frame).values == [4, 2, 6]
+    assert DiceReader(CalibrationProfile(pip_polarity="light")).read(frame).values != [4, 2, 6]
+
+
+def test_the_tray_crop_ignores_dice_outside_it():
+    frame, _ = draw_dice([3, 5, 2, 6])
+    profile = CalibrationProfile(tray=(0.0, 0.0, 0.5, 1.0))
+    reading = DiceReader(profile).read(frame)
+    assert reading.values == [3, 5]
+    assert all(die.center[0] < 320 for die in reading.dice)
+
+
+def test_seven_dice_are_all_reported():
+    frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
+    assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]
+
+
+def test_a_die_cut_by_the_frame_edge_is_unreadable_not_guessed():
+    frame, _ = draw_dice([5, 4], size=(640, 480))
+    cut = frame[:, 203:]  # the first die (centre x 213) loses most of its left half
+    reading = DiceReader().read(cut)
+    assert reading.values == [4]
+    assert any(region.reason == "cut by the frame edge" for region in reading.unreadable)
+
+
+def test_params_come_from_the_profile_clamped_to_their_ranges():
+    assert set(DEFAULT_PARAMS) == set(PARAM_RANGES)
+    for name, value in DEFAULT_PARAMS.items():
+        low, high = PARAM_RANGES[name]
+        assert low <= value <= high
+    reader = DiceReader(CalibrationProfile(reader={"pip_contrast": 5.0, "layout_tolerance": 0.1, "bogus": 1}))
+    assert reader.params["pip_contrast"] == PARAM_RANGES["pip_contrast"][1]
+    assert reader.params["layout_tolerance"] == 0.1
+    assert "bogus" not in reader.params
+
+
+BAD_FRAMES = {
+    "none": None,
+    "empty": np.zeros((0, 0, 3), np.uint8),
+    "black": np.zeros((480, 640, 3), np.uint8),
+    "white": np.full((480, 640, 3), 255, np.uint8),
+    "noise": np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8),
+    "tiny": np.zeros((5, 5, 3), np.uint8),
+    "five channels": np.zeros((48, 64, 5), np.uint8),
+    "one dimension": np.zeros(100, np.uint8),
+    "a list": [[1, 2], [3, 4]],
+    "text": "not an image",
+    "nan floats": np.full((480, 640, 3), np.nan, np.float32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FRAMES))
+def test_bad_frames_give_a_reading_with_a_problem(name):
+    reading = DiceReader().read(BAD_FRAMES[name])
+    assert isinstance(reading, Reading)
+    assert reading.dice == ()
+    assert reading.problem
+
+
+def test_no_dice_on_a_plain_table():
+    frame, _ = draw_dice([])
+    reading = DiceReader().read(frame)
+    assert reading.dice == () and reading.problem
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda f: cv2.cvtColor(f, cv2.COLOR_BGR2GRAY),
+        lambda f: f.astype(np.float32) / 255.0,
+        lambda f: cv2.cvtColor(f, cv2.COLOR_BGR2BGRA),
+        lambda f: f.astype(np.uint16) * 257,
+    ],
+    ids=["grayscale", "float", "four channels", "16 bit"],
+)
+def test_other_shapes_and_dtypes_are_read(convert):
+    frame, _ = draw_dice([6, 1, 3])
+    assert DiceReader().read(convert(frame)).values == [6, 1, 3]

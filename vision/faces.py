@@ -1,0 +1,223 @@
+"""Group pip candidates into die faces and check each group against the six canonical pip layouts.
+
+Two pips belong to one face when they are close for their size, alike in size, polarity and face colour, and
+the straight line between them crosses only face (no other blob, no dark gap where two dice touch). A group
+that does not look like a face (too many pips, a bent row, a spread that does not fit its pip size) is split
+at the longest edge of its minimum spanning tree and each part is judged again: that separates touching dice
+and drops stray pips from side faces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.pips import Pips
+
+# Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
+# maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
+_LAYOUTS = {
+    2: [(0, 0), (1, 1)],
+    3: [(0, 0), (0.5, 0.5), (1, 1)],
+    4: [(0, 0), (1, 0), (0, 1), (1, 1)],
+    5: [(0, 0), (1, 0), (0, 1), (1, 1), (0.5, 0.5)],
+    6: [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+}
+DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
+_SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
+ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
+
+
+def _fingerprint(points: np.ndarray) -> np.ndarray:
+    gaps = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    upper = gaps[np.triu_indices(len(points), 1)]
+    return np.sort(upper) / upper.max()
+
+
+_FINGERPRINTS = {value: _fingerprint(np.array(points, float)) for value, points in _LAYOUTS.items()}
+
+
+@dataclass(frozen=True)
+class Face:
+    """A group of pips judged to be one die's top face (value set) or a group that could not be read."""
+
+    members: tuple[int, ...]
+    value: int | None
+    center: tuple[float, float]
+    size: float
+    angle: float
+    confidence: float
+
+
+def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> list[Face]:
+    """Every top face found among `pips`, readable or not (value None); `die_px` is the expected die side."""
+    if len(pips) == 0:
+        return []
+    groups = _connected(len(pips), _links(pips, gray, die_px, params))
+    faces: list[Face] = []
+    for group in groups:
+        faces.extend(_judge(np.array(group), pips, die_px, params))
+    return _drop_side_faces(faces, pips, die_px)
+
+
+def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]:
+    """Of two faces closer than one die side, keep the one whose pips are clearly rounder.
+
+    A camera that looks down at an angle sees the top face least foreshortened, so side faces of the same die
+    show flatter pips; two separate dice touching each other have equally round pips and both stay.
+    """
+    if len(faces) < 2:
+        return faces
+    centers = np.array([face.center for face in faces])
+    roundness = np.array([pips.roundness[list(face.members)].mean() for face in faces])
+    distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
+    beaten = ((distance < 1.1 * die_px) & flatter).any(axis=1)
+    return [face for face, side in zip(faces, beaten, strict=True) if not side]
+
+
+def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> np.ndarray:
+    """Pairs (i, j) of pips that may sit on the same face."""
+    dx = pips.x[:, None] - pips.x[None, :]
+    dy = pips.y[:, None] - pips.y[None, :]
+    distance = np.hypot(dx, dy)
+    size_ratio = np.maximum(pips.diameter[:, None], pips.diameter[None, :]) / np.minimum(
+        pips.diameter[:, None], pips.diameter[None, :]
+    )
+    contrast = np.maximum(pips.contrast[:, None], pips.contrast[None, :])
+    candidate = (
+        (distance <= params["link_distance"] * die_px)
+        & (pips.dark[:, None] == pips.dark[None, :])
+        & (size_ratio <= params["size_ratio"])
+        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
+        & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= ROUNDNESS_STEP)
+    )
+    first, second = np.nonzero(np.triu(candidate, 1))
+    if first.size == 0:
+        return np.zeros((0, 2), np.intp)
+    t = _SAMPLES_ALONG[None, :]
+    xs = np.rint(pips.x[first, None] + t * (pips.x[second, None] - pips.x[first, None])).astype(np.intp)
+    ys = np.rint(pips.y[first, None] + t * (pips.y[second, None] - pips.y[first, None])).astype(np.intp)
+    labels = pips.labels[ys, xs]
+    other_polarity = np.where(pips.dark[first, None], labels <= 0, labels >= 0)
+    own = other_polarity | (labels == pips.label[first, None]) | (labels == pips.label[second, None])
+    values = gray[ys, xs].astype(np.float64)
+    face = (pips.face[first] + pips.face[second])[:, None] / 2
+    half = (pips.contrast[first] + pips.contrast[second])[:, None] / 3
+    sign = np.where(pips.dark[first], 1.0, -1.0)[:, None]
+    length = np.maximum(distance[first, second], 1e-6)[:, None]
+    clear_of_pips = (t * length > 0.75 * pips.diameter[first, None]) & (
+        (1 - t) * length > 0.75 * pips.diameter[second, None]
+    )
+    face_like = ~other_polarity | (sign * (values - face) >= -half)
+    clear = ((own & face_like) | ~clear_of_pips).all(axis=1)
+    return np.stack([first[clear], second[clear]], axis=1)
+
+
+def _connected(count: int, links: np.ndarray) -> list[list[int]]:
+    parent = list(range(count))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in links.tolist():
+        parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(count):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _judge(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]) -> list[Face]:
+    """Read a group as one face, or split it at its longest tree edge and judge the parts."""
+    face = _as_face(members, pips, die_px, params)
+    if face is not None:
+        return [face]
+    if members.size == 1:
+        return []
+    left, right = _split(members, pips)
+    parts = _judge(left, pips, die_px, params) + _judge(right, pips, die_px, params)
+    if any(part.value is not None for part in parts):
+        return parts
+    return [_unreadable(members, pips, die_px)]
+
+
+def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]) -> Face | None:
+    count = members.size
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    contrast = float(pips.contrast[members].min())
+    if count == 1:
+        if pips.spread[members[0]] > params["face_spread"]:
+            return None
+        center = (float(points[0, 0]), float(points[0, 1]))
+        confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]
+        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence)
+    if count > 6:
+        return None
+    fingerprint = _fingerprint(points)
+    error = float(np.abs(fingerprint - _FINGERPRINTS[count]).mean())
+    gaps = points[:, None, :] - points[None, :, :]
+    lengths = np.hypot(gaps[..., 0], gaps[..., 1])
+    i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
+    die_from_layout = float(lengths[i, j]) / DIAGONAL_SHARE
+    agreement = die_from_layout / die_px
+    if error > params["layout_tolerance"] or not 0.55 <= agreement <= 1.8:
+        return None
+    dx, dy = points[j] - points[i]
+    angle = float((np.degrees(np.arctan2(dy, dx)) - 45.0) % 90.0)
+    center = points.mean(axis=0)
+    confidence = (1.0 - 0.5 * error / params["layout_tolerance"]) * min(1.0, contrast / (40.0 + 1e-9))
+    return Face(
+        tuple(members.tolist()),
+        count,
+        (float(center[0]), float(center[1])),
+        die_from_layout,
+        angle,
+        float(np.clip(confidence, 0.0, 1.0)),
+    )
+
+
+def _split(members: np.ndarray, pips: Pips) -> tuple[np.ndarray, np.ndarray]:
+    """Cut the longest edge of the group's Euclidean minimum spanning tree (Prim's algorithm)."""
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    lengths = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    count = members.size
+    in_tree = np.zeros(count, bool)
+    in_tree[0] = True
+    best = lengths[0].copy()
+    parent = np.zeros(count, np.intp)
+    edges = []
+    for _ in range(count - 1):
+        candidates = np.where(in_tree, np.inf, best)
+        nxt = int(np.argmin(candidates))
+        edges.append((float(best[nxt]), int(parent[nxt]), nxt))
+        in_tree[nxt] = True
+        closer = lengths[nxt] < best
+        best = np.where(closer, lengths[nxt], best)
+        parent = np.where(closer, nxt, parent)
+    cut = max(edges)
+    adjacency: dict[int, list[int]] = {i: [] for i in range(count)}
+    for _, a, b in edges:
+        if (a, b) != (cut[1], cut[2]):
+            adjacency[a].append(b)
+            adjacency[b].append(a)
+    side = {cut[1]}
+    stack = [cut[1]]
+    while stack:
+        for neighbour in adjacency[stack.pop()]:
+            if neighbour not in side:
+                side.add(neighbour)
+                stack.append(neighbour)
+    left = np.array(sorted(side))
+    right = np.array(sorted(set(range(count)) - side))
+    return members[left], members[right]
+
+
+def _unreadable(members: np.ndarray, pips: Pips, die_px: float) -> Face:
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    center = points.mean(axis=0)
+    return Face(tuple(members.tolist()), None, (float(center[0]), float(center[1])), die_px, 0.0, 0.0)

@@ -1,0 +1,198 @@
+"""Find pip candidates: small round blobs, darker or lighter than the face that surrounds them.
+
+A black-hat (closing minus image) keeps dark features narrower than its kernel and a top-hat keeps light ones,
+so with a kernel about half a die wide both kinds of pip stand out while whole dice, shadows and the tray do
+not. A blob is cut at half its own peak response, so its measured size does not depend on its contrast and
+faint shading next to a strong pip does not merge into it. Each blob is then measured in one vectorised pass
+(area, centre, second moments, mean response) and checked against a ring of pixels around it, which must look
+like a die face: homogeneous and clearly on the other side of the pip's brightness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+RING_SAMPLES = 16
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
+_COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
+
+
+@dataclass(frozen=True)
+class Pips:
+    """Pip candidates as parallel arrays (work-scale pixels), plus the label image they were cut from."""
+
+    x: np.ndarray
+    y: np.ndarray
+    diameter: np.ndarray  # of the circle with the blob's area
+    roundness: np.ndarray  # minor / major axis, 1 = circle
+    dark: np.ndarray  # True for a dark pip on a lighter face
+    contrast: np.ndarray  # face level minus pip level, made positive for both polarities
+    face: np.ndarray  # gray level of the face ring around the pip
+    label: np.ndarray  # label of the blob in `labels`
+    spread: np.ndarray  # how uneven the wider ring around the pip is, in units of its contrast
+    labels: np.ndarray  # int32 image: every thresholded blob has a label, > 0 for dark ones, < 0 for light
+
+    def __len__(self) -> int:
+        return int(self.x.size)
+
+    def subset(self, keep: np.ndarray) -> Pips:
+        fields = ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "label", "spread")
+        return Pips(**{name: getattr(self, name)[keep] for name in fields}, labels=self.labels)
+
+
+def find_pips(
+    gray: np.ndarray,
+    kernel: int,
+    diameter_range: tuple[float, float],
+    threshold: float,
+    polarity: str,
+    min_roundness: float,
+) -> Pips:
+    """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed."""
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
+    peak_element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel // 3 | 1, kernel // 3 | 1))
+    labels = np.zeros(gray.shape, np.int32)
+    found = []
+    for dark in (True, False):
+        if polarity == ("light" if dark else "dark"):
+            continue
+        operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
+        response = cv2.morphologyEx(gray, operation, element)
+        peak = cv2.dilate(response, peak_element)
+        mask = ((response > threshold) & (response.astype(np.int16) * 2 >= peak)).view(np.uint8)
+        count, part, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+        if count <= 1:
+            continue
+        # Specks smaller than any pip (anti-aliasing crumbs at a pip's rim) must not block links between pips.
+        low = diameter_range[0]
+        lookup = np.where(stats[:, cv2.CC_STAT_AREA] >= np.pi / 4 * low * low, np.arange(count), 0)
+        lookup[0] = 0
+        part = lookup.astype(np.int32)[part]
+        sign = 1 if dark else -1
+        if not dark:
+            np.negative(part, out=part)
+        labels += part
+        found.append(_measure(part * sign, stats, sign, gray, diameter_range, dark))
+    if not found:
+        return _empty(labels)
+    columns = [np.concatenate(values) for values in zip(*found, strict=True)]
+    x, y, diameter, roundness, dark_flags, label, pip_level = columns
+    pips = Pips(
+        x=x,
+        y=y,
+        diameter=diameter,
+        roundness=roundness,
+        dark=dark_flags,
+        contrast=np.zeros_like(x),
+        face=np.zeros_like(x),
+        label=label,
+        spread=np.zeros_like(x),
+        labels=labels,
+    )
+    pips = pips.subset(roundness >= min_roundness)
+    return _check_rings(pips, gray, pip_level[roundness >= min_roundness], threshold)
+
+
+def _measure(part, stats, sign, gray, diameter_range, dark):
+    """Centre, size, roundness and mean gray of every blob whose bounding box could hold a pip."""
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    width = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    height = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    low, high = diameter_range
+    plausible = (
+        (areas >= np.pi / 4 * low * low)
+        & (areas <= np.pi / 4 * high * high)
+        & (areas >= 0.35 * width * height)
+        & (np.maximum(width, height) <= 3.0 * np.minimum(width, height))
+    )
+    ids = np.flatnonzero(plausible) + 1
+    if ids.size == 0:
+        return [np.zeros(0)] * 4 + [np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0)]
+    lookup = np.zeros(len(areas) + 1, np.int32)
+    lookup[ids] = np.arange(1, ids.size + 1)
+    ys, xs = np.nonzero(part)
+    slot = lookup[part[ys, xs]]
+    inside = slot > 0
+    ys, xs, slot = ys[inside], xs[inside], slot[inside]
+    n = ids.size + 1
+    count = np.bincount(slot, minlength=n)[1:].astype(np.float64)
+    xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
+    mx = np.bincount(slot, xs_f, n)[1:] / count
+    my = np.bincount(slot, ys_f, n)[1:] / count
+    dx, dy = xs_f - mx[slot - 1], ys_f - my[slot - 1]
+    cxx = np.bincount(slot, dx * dx, n)[1:] / count + 1.0 / 12
+    cyy = np.bincount(slot, dy * dy, n)[1:] / count + 1.0 / 12
+    cxy = np.bincount(slot, dx * dy, n)[1:] / count
+    half_trace, det_root = (cxx + cyy) / 2, np.sqrt(((cxx - cyy) / 2) ** 2 + cxy * cxy)
+    roundness = np.sqrt(np.maximum(half_trace - det_root, 1e-9) / (half_trace + det_root))
+    level = np.bincount(slot, gray[ys, xs].astype(np.float64), n)[1:] / count
+    diameter = 2.0 * np.sqrt(count / np.pi)
+    return [mx, my, diameter, roundness, np.full(ids.size, dark), (ids * sign).astype(np.int32), level]
+
+
+def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold: float) -> Pips:
+    """Keep pips whose surrounding ring is face: clearly lighter (or darker) and not cluttered.
+
+    Ring pixels that fall on other blobs (a neighbouring pip of a six) are ignored rather than counted
+    against the pip. The wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1.
+    """
+    if len(pips) == 0:
+        return pips
+    height, width = gray.shape
+    major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
+    faces, spreads, valid_share = [], [], []
+    for factor in (1.45, 2.3):
+        radius = (major * factor + 1.0)[:, None]
+        xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
+        ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
+        values = gray[ys, xs].astype(np.float64)
+        found = pips.labels[ys, xs]
+        usable = np.where(pips.dark[:, None], found <= 0, found >= 0)
+        low, middle, high = _row_quantiles(values, usable, (0.1, 0.5, 0.9))
+        faces.append(middle)
+        spreads.append(high - low)
+        valid_share.append(usable.mean(axis=1))
+    face = faces[0]
+    contrast = np.where(pips.dark, face - pip_level, pip_level - face)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        spread_near = spreads[0] / contrast
+        spread_far = np.where(
+            valid_share[1] >= 0.6, np.maximum(spreads[1], np.abs(faces[1] - face)) / contrast, 9.0
+        )
+    keep = (valid_share[0] >= 0.5) & (contrast >= threshold) & (spread_near <= 1.0)
+    keep &= np.isfinite(face)
+    result = Pips(
+        x=pips.x,
+        y=pips.y,
+        diameter=pips.diameter,
+        roundness=pips.roundness,
+        dark=pips.dark,
+        contrast=np.nan_to_num(contrast),
+        face=np.nan_to_num(face),
+        label=pips.label,
+        spread=np.nan_to_num(spread_far, nan=9.0),
+        labels=pips.labels,
+    )
+    return result.subset(keep)
+
+
+def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, ...]) -> list[np.ndarray]:
+    """Quantiles of each row's usable values (NaN for a row with none), without numpy's slow nan path."""
+    ordered = np.sort(np.where(usable, values, np.inf), axis=1)
+    count = usable.sum(axis=1)
+    rows = np.arange(values.shape[0])
+    result = []
+    for share in shares:
+        index = np.clip(np.rint(share * (count - 1)), 0, values.shape[1] - 1).astype(np.intp)
+        result.append(np.where(count > 0, ordered[rows, index], np.nan))
+    return result
+
+
+def _empty(labels: np.ndarray) -> Pips:
+    zeros = np.zeros(0)
+    return Pips(
+        zeros, zeros, zeros, zeros, np.zeros(0, bool), zeros, zeros, np.zeros(0, np.int32), zeros, labels
+    )

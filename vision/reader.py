@@ -1,0 +1,203 @@
+"""The dice reader: one camera frame in, the value of every die out.
+
+How it reads, in order:
+1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray.
+2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
+   size of pips that have a like-sized neighbour, times the die-to-pip ratio).
+3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
+   and every later distance is a share of that die size, so no pixel constant belongs to one camera.
+4. Pip candidates of either polarity (`vision.pips`), grouped into faces and checked against the canonical
+   layouts (`vision.faces`). Groups that look like dice but fit no layout, and dice cut by the frame edge, are
+   reported as unreadable regions so the game can ask instead of guessing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.faces import Face, group_faces
+from vision.frames import as_bgr
+from vision.pips import find_pips
+from vision.profile import CalibrationProfile
+from vision.reading import Die, Reading, Region
+
+# Tunable parameters (the calibration may override them through `profile.reader`): name -> default.
+DEFAULT_PARAMS: dict[str, float] = {
+    # Least pip-to-face brightness difference, as a share of the frame's brightness range (1st to 99th pct).
+    "pip_contrast": 0.14,
+    # Pip diameter as a share of the die side: converts pip sizes to die sizes and back.
+    "pip_size": 0.14,
+    # Least minor/major axis ratio of a pip; side faces seen edge-on give flatter pips.
+    "pip_roundness": 0.45,
+    # Furthest two pips of one face may be apart, as a share of the die side (the diagonal of a 2 is 0.71).
+    "link_distance": 0.85,
+    # Largest size ratio of two pips on one face.
+    "size_ratio": 1.7,
+    # Mean misfit of the pip layout's normalised distances allowed against the canonical face.
+    "layout_tolerance": 0.09,
+    # How uneven the face around a lone pip may be (in units of the pip's contrast) for it to read as a 1.
+    "face_spread": 0.6,
+}
+# Sane range of each parameter: what the calibration may search and what a profile may set.
+PARAM_RANGES: dict[str, tuple[float, float]] = {
+    "pip_contrast": (0.04, 0.4),
+    "pip_size": (0.12, 0.28),
+    "pip_roundness": (0.2, 0.8),
+    "link_distance": (0.72, 1.1),
+    "size_ratio": (1.2, 2.5),
+    "layout_tolerance": (0.03, 0.2),
+    "face_spread": (0.2, 1.5),
+}
+
+WORK_DIE_PX = 40.0  # die side after resizing: enough pixels for a pip of ~7 px, few enough to be fast
+ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
+MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
+MAX_DIE_SHARE = 0.4
+NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
+
+
+class DiceReader:
+    """Reads dice from frames; configured once by a calibration profile, then called for every frame."""
+
+    def __init__(self, profile: CalibrationProfile | None = None) -> None:
+        self.profile = profile or CalibrationProfile()
+        self.params = {**DEFAULT_PARAMS}
+        for name, value in self.profile.reader.items():
+            if name in PARAM_RANGES:
+                low, high = PARAM_RANGES[name]
+                self.params[name] = float(min(max(value, low), high))
+
+    def read(self, frame: Any) -> Reading:
+        """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong."""
+        image, problem = as_bgr(frame)
+        if image is None:
+            size = _frame_size(frame)
+            return Reading(frame_size=size, problem=problem)
+        height, width = image.shape[:2]
+        x0, y0, tray = self._tray(image)
+        gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
+        spread = _brightness_range(gray)
+        if spread < 12:
+            return Reading(frame_size=(width, height), problem="the frame is blank (no contrast)")
+        if _grain(gray) > NOISE_SHARE * spread:
+            return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
+        threshold = self.params["pip_contrast"] * spread
+        die_px = self._die_px(gray, threshold, min(height, width))
+        if die_px is None:
+            return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
+        scale = min(2.0, WORK_DIE_PX / die_px)
+        if abs(scale - 1.0) < 0.05:
+            scale, work = 1.0, gray
+        else:
+            work = _resize(gray, scale)
+        faces = self._faces(work, die_px * scale, threshold)
+        dice, unreadable = _to_frame(faces, work.shape, scale, (x0, y0))
+        problem = None if dice or unreadable else "no dice found"
+        extras = {"die_px": die_px, "scale": scale, "contrast": spread}
+        return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
+
+    def _tray(self, image: np.ndarray) -> tuple[int, int, np.ndarray]:
+        if self.profile.tray is None:
+            return 0, 0, image
+        height, width = image.shape[:2]
+        fx0, fy0, fx1, fy1 = self.profile.tray
+        x0, y0 = int(fx0 * width), int(fy0 * height)
+        x1, y1 = max(x0 + 1, int(round(fx1 * width))), max(y0 + 1, int(round(fy1 * height)))
+        return x0, y0, image[y0:y1, x0:x1]
+
+    def _die_px(self, gray: np.ndarray, threshold: float, short_side: int) -> float | None:
+        """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour."""
+        if self.profile.die_size is not None:
+            return self.profile.die_size * short_side
+        shrink = min(1.0, ESTIMATE_SHORT_SIDE / min(gray.shape))
+        small = gray if shrink == 1.0 else _resize(gray, shrink)
+        side = min(small.shape)
+        pips = find_pips(
+            small,
+            _odd(side * MAX_DIE_SHARE * 0.5),
+            (2.0, side * MAX_DIE_SHARE * self.params["pip_size"] * 1.6),
+            threshold,
+            self.profile.pip_polarity,
+            self.params["pip_roundness"],
+        )
+        if len(pips) == 0:
+            return None
+        gaps = np.hypot(pips.x[:, None] - pips.x[None, :], pips.y[:, None] - pips.y[None, :])
+        ratio = pips.diameter[:, None] / pips.diameter[None, :]
+        alike = (ratio < 1.5) & (ratio > 1 / 1.5) & (pips.dark[:, None] == pips.dark[None, :])
+        near = gaps <= 4.5 * np.maximum(pips.diameter[:, None], pips.diameter[None, :])
+        np.fill_diagonal(near, False)
+        paired = (alike & near).any(axis=1)
+        sizes = pips.diameter[paired] if paired.any() else pips.diameter
+        die = float(np.median(sizes)) / self.params["pip_size"] / shrink
+        return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
+
+    def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
+        pip = die_px * self.params["pip_size"]
+        pips = find_pips(
+            work,
+            _odd(die_px * 0.5),
+            (pip * 0.4, pip * 2.0),
+            threshold,
+            self.profile.pip_polarity,
+            self.params["pip_roundness"],
+        )
+        faces = group_faces(pips, work, die_px, self.params)
+        # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.
+        measured = [face.size for face in faces if face.value is not None and face.value >= 3]
+        if measured and abs(float(np.median(measured)) / die_px - 1.0) > 0.1:
+            faces = group_faces(pips, work, float(np.median(measured)), self.params)
+        return faces
+
+
+def _to_frame(faces: list[Face], shape: tuple[int, ...], scale: float, offset: tuple[int, int]):
+    """Convert work-scale faces to frame pixels; dice whose square reaches past the edge become regions."""
+    height, width = shape[:2]
+    dice, unreadable = [], []
+    for face in faces:
+        x, y = face.center
+        half = face.size / 2
+        center = ((x / scale) + offset[0], (y / scale) + offset[1])
+        size = face.size / scale
+        if face.value is None:
+            unreadable.append(Region(center, size, "pips do not form a die face"))
+        elif min(x, y, width - 1 - x, height - 1 - y) < half * 0.9:
+            unreadable.append(Region(center, size, "cut by the frame edge"))
+        else:
+            dice.append(Die(face.value, center, size, face.angle, face.confidence))
+    dice.sort(key=lambda die: die.center[0])
+    return dice, unreadable
+
+
+def _brightness_range(gray: np.ndarray) -> float:
+    step = max(1, int(np.sqrt(gray.size / 20000)))
+    sample = gray[::step, ::step]
+    low, high = np.percentile(sample, (1, 99))
+    return float(high - low)
+
+
+def _grain(gray: np.ndarray) -> float:
+    """Typical pixel-to-pixel jitter: sensor noise or static, which no die face has at the pixel scale."""
+    step = max(1, int(np.sqrt(gray.size / 40000)))
+    sample = gray[::step, ::step].astype(np.int16)
+    return float(np.median(np.abs(np.diff(sample, axis=1))))
+
+
+def _resize(gray: np.ndarray, scale: float) -> np.ndarray:
+    size = (max(1, int(round(gray.shape[1] * scale))), max(1, int(round(gray.shape[0] * scale))))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.resize(gray, size, interpolation=interpolation)
+
+
+def _odd(value: float) -> int:
+    return max(3, int(value) // 2 * 2 + 1)
+
+
+def _frame_size(frame: Any) -> tuple[int, int]:
+    shape = getattr(frame, "shape", None)
+    if shape is not None and len(shape) >= 2:
+        return int(shape[1]), int(shape[0])
+    return (0, 0)

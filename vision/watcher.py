@@ -1,0 +1,204 @@
+"""Roll watching: turns a stream of per-frame readings into a few meaningful events.
+
+The reader looks at one frame at a time and will happily read a die in mid-air. The game wants something
+else: "the dice have come to rest and show 3 3 5 6 1", once per throw. `RollWatcher` is a small state
+machine (no threads, no clock of its own: the caller passes `now`) fed one `Reading` per frame.
+
+The rules, in the order they are applied:
+
+* Two readings *agree* when they hold the same number of dice and every die of one has a die of the other
+  with the same value whose centre is within `position_tolerance` die sides. The tolerance is relative to the
+  die size, so it means the same at every resolution.
+* A reading is *unsteady* when it cannot stand for dice at rest: it has a `problem` (blank frame, no dice
+  found), any unreadable region (a cocked, blurred or covered die, a hand), or no dice at all.
+* A *still run* is a stretch of frames that agree with the run's first steady frame. One odd frame inside a
+  run (a reader glitch, a shadow flicking by) is forgiven but counted as a disagreement; two odd frames in a
+  row end the run.
+* The dice are *at rest* when a run has lasted `still_seconds`, holds at least `min_frames` agreeing frames,
+  and at least `min_agreement` (3 in 4) of its frames agreed. Lucky frames in the middle of a throw, or a
+  reader flipping between two readings, can never settle anything.
+* When a run ends the tray is *moving*: `DiceMoving()` is emitted once, at that moment, unless the watcher
+  already reported motion since the last rest. It says "something is happening", and it may be followed by
+  nothing if the dice come back to rest exactly as they were (a hand passed over the tray).
+* When the dice come to rest showing what was last reported, nothing is emitted: still dice are reported once.
+* When they come to rest showing something new, exactly one event is emitted:
+  - `DiceChanged` for a *nudge*: there was an earlier report, the disturbance lasted less than
+    `min_roll_seconds` (from the first odd frame to the start of the new run), and more than half of the dice
+    stayed put with the same face. A die knocked over or pushed aside is a correction, not a throw.
+  - `DiceSettled` otherwise: the first dice seen, a disturbance long enough to be a throw, or most dice new.
+
+The confidence reported combines the reader's per-frame confidence with how well the frames agreed: the
+median frame confidence of the agreeing frames, with its doubt shrunk by the square root of their number
+(several independent looks at the same dice make a misread less likely), times the share of the run's frames
+that agreed. So a longer, cleaner run reports more confidence than a short or flickering one.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+
+from vision.reading import Reading
+
+
+@dataclass(frozen=True)
+class DiceMoving:
+    """The tray is disturbed: dice rolling, a hand in view, or dice being picked up."""
+
+
+@dataclass(frozen=True)
+class DiceSettled:
+    """A throw came to rest. `values` and `positions` (pixel centres) are left to right."""
+
+    values: list[int]
+    positions: list[tuple[float, float]]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class DiceChanged:
+    """Dice at rest changed without a throw (a nudge): the game may correct the hand, not count a roll."""
+
+    values: list[int]
+    positions: list[tuple[float, float]]
+    confidence: float
+
+
+Event = DiceMoving | DiceSettled | DiceChanged
+
+
+@dataclass
+class _Run:
+    """Frames that agree with `reference`, with one odd frame forgiven at a time."""
+
+    reference: Reading
+    started: float
+    agreeing: list[Reading] = field(default_factory=list)
+    total: int = 0
+    odd_since: float | None = None  # time of the forgiven odd frame just seen, if the last frame was odd
+    at_rest: bool = False  # this run has already been judged as dice at rest
+
+
+class RollWatcher:
+    """Feed it every reading with its time; it returns the events that reading caused (usually none)."""
+
+    def __init__(
+        self,
+        still_seconds: float = 0.3,
+        min_frames: int = 3,
+        position_tolerance: float = 0.35,
+        min_roll_seconds: float = 0.6,
+        min_agreement: float = 0.75,
+    ) -> None:
+        if still_seconds < 0 or min_frames < 1 or position_tolerance <= 0 or min_roll_seconds < 0:
+            raise ValueError("still_seconds, min_roll_seconds >= 0; min_frames >= 1; position_tolerance > 0")
+        if not 0 < min_agreement <= 1:
+            raise ValueError("min_agreement must be a share in (0, 1]")
+        self.still_seconds = still_seconds
+        self.min_frames = min_frames
+        self.position_tolerance = position_tolerance
+        self.min_roll_seconds = min_roll_seconds
+        self.min_agreement = min_agreement
+        self._run: _Run | None = None
+        self._previous: tuple[Reading, float] | None = None  # the last frame, to start a run from an odd pair
+        self._reported: Reading | None = None  # the dice last reported at rest
+        self._moving = False
+        self._disturbed_at: float | None = None  # first odd frame since the last rest
+
+    @property
+    def moving(self) -> bool:
+        """True from a reported disturbance until the dice are next at rest."""
+        return self._moving
+
+    def update(self, reading: Reading, now: float) -> list[Event]:
+        """Take the reading of the frame captured at `now` (seconds, any monotonic clock)."""
+        events: list[Event] = []
+        steady = self._steady(reading)
+        run = self._run
+        if run is not None and steady and self.agree(run.reference, reading):
+            run.agreeing.append(reading)
+            run.total += 1
+            run.odd_since = None
+        elif run is not None and run.odd_since is None:
+            run.total += 1
+            run.odd_since = now
+        else:
+            if run is not None or not steady:
+                events += self._disturbed(run.odd_since if run is not None else now)
+            self._run = self._new_run(reading, now) if steady else None
+        self._previous = (reading, now)
+        return events + self._check_rest()
+
+    def agree(self, first: Reading, second: Reading) -> bool:
+        """Same dice, same faces, same places (within the die-size-relative tolerance)."""
+        return len(first.dice) == len(second.dice) == self._stayed_put(first, second)
+
+    @staticmethod
+    def _steady(reading: Reading) -> bool:
+        return reading.problem is None and not reading.unreadable and bool(reading.dice)
+
+    def _disturbed(self, since: float) -> list[Event]:
+        if self._disturbed_at is None:
+            self._disturbed_at = since
+        if self._moving:
+            return []
+        self._moving = True
+        return [DiceMoving()]
+
+    def _new_run(self, reading: Reading, now: float) -> _Run:
+        """Start a run at this frame, or at the previous one when the two agree (the odd pair was a rest)."""
+        previous = self._previous
+        if previous is not None and self._steady(previous[0]) and self.agree(previous[0], reading):
+            return _Run(reference=previous[0], started=previous[1], agreeing=[previous[0], reading], total=2)
+        return _Run(reference=reading, started=now, agreeing=[reading], total=1)
+
+    def _check_rest(self) -> list[Event]:
+        run = self._run
+        if run is None or run.at_rest or run.odd_since is not None:
+            return []
+        last_time = self._previous[1] if self._previous is not None else run.started
+        if last_time - run.started < self.still_seconds or len(run.agreeing) < self.min_frames:
+            return []
+        if len(run.agreeing) < self.min_agreement * run.total:
+            return []
+        run.at_rest = True
+        self._moving = False
+        disturbed_at, self._disturbed_at = self._disturbed_at, None
+        latest = run.agreeing[-1]
+        before, self._reported = self._reported, latest
+        if before is not None and self.agree(before, latest):
+            return []
+        values = latest.values
+        positions = [die.center for die in latest.dice]
+        confidence = self._confidence(run)
+        disturbance = run.started - disturbed_at if disturbed_at is not None else 0.0
+        if before is not None and self._is_nudge(before, latest, disturbance):
+            return [DiceChanged(values, positions, confidence)]
+        return [DiceSettled(values, positions, confidence)]
+
+    def _is_nudge(self, before: Reading, after: Reading, disturbance: float) -> bool:
+        most_stayed = 2 * self._stayed_put(before, after) > max(len(before.dice), len(after.dice))
+        return disturbance < self.min_roll_seconds and most_stayed
+
+    def _stayed_put(self, first: Reading, second: Reading) -> int:
+        """How many dice of `first` have a die in `second` with the same face, close enough to be the same."""
+        unmatched = list(second.dice)
+        stayed = 0
+        for die in first.dice:
+            reach = self.position_tolerance * max(die.size, 1.0)
+            candidates = [
+                other
+                for other in unmatched
+                if other.value == die.value and math.dist(other.center, die.center) <= reach
+            ]
+            if candidates:
+                unmatched.remove(min(candidates, key=lambda other: math.dist(other.center, die.center)))
+                stayed += 1
+        return stayed
+
+    def _confidence(self, run: _Run) -> float:
+        per_frame = statistics.median(reading.confidence for reading in run.agreeing)
+        doubt = (1.0 - per_frame) / math.sqrt(len(run.agreeing))
+        agreement = len(run.agreeing) / run.total
+        return round(max(0.0, min(1.0, (1.0 - doubt) * agreement)), 4)
