@@ -1,0 +1,75 @@
+"""`pipkeeper bench-vision`: the reader's accuracy on every photo set there is, and its speed per frame.
+
+Runs eval-vision on each set under `<repo>/../shared/datasets/dice-photos` (or `--datasets DIR`) and prints
+one table, then times the reader on simulated-tray frames of 640x480 and 1280x720 on one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device.commands.eval_vision import evaluate
+from vision.reader import DiceReader
+
+DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
+SIM_FRAMES = 30
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("bench-vision", help="accuracy and speed of the dice reader")
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="folder of photo sets")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    cv2.setNumThreads(1)
+    sets = sorted(p.parent for p in args.datasets.glob("*/truth.jsonl")) if args.datasets.is_dir() else []
+    header = f"| {'set':<14} | {'images':>6} | {'die recall':>10} | {'die precision':>13} |"
+    header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
+    print(header)
+    print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
+    for folder in sets:
+        try:
+            m = evaluate(folder / "truth.jsonl")
+        except (ValueError, OSError) as error:
+            print(f"| {folder.name:<14} | {error} |")
+            continue
+        print(
+            f"| {folder.name:<14} | {m['images']:>6} | {m['die_recall']:>10.1%} |"
+            f" {m['die_precision']:>13.1%} | {m['hand_accuracy']:>13.1%} | {m['ms_median']:>9.1f} |"
+            f" {m['ms_p90']:>7.1f} |"
+        )
+    if not sets:
+        print(f"(no photo sets under {args.datasets})")
+    for width, height in ((640, 480), (1280, 720)):
+        print(f"simulated tray {width}x{height}: {_sim_timing(width, height)}")
+    return 0
+
+
+def _sim_timing(width: int, height: int) -> str:
+    """Median and p90 reader time per simulated-tray frame, or why it could not be measured."""
+    try:
+        simtray = importlib.import_module("vision.simtray")
+        tray = simtray.SimulatedTray(width, height, 5, 1)
+        frames = []
+        tray.open()
+        for _ in range(SIM_FRAMES):
+            tray.roll([])
+            for _ in range(tray.moving_frames + 1):  # past the tumbling frames to the settled dice
+                frame = tray.read()
+            frames.append(frame)
+    except Exception as error:  # the simulator is another room's code; report, don't crash the benchmark
+        return f"not measured ({type(error).__name__}: {error})"
+    reader = DiceReader()
+    times = []
+    for frame in frames:
+        start = time.perf_counter()
+        reader.read(frame)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return f"{np.median(times):.1f} ms median, {np.percentile(times, 90):.1f} ms p90 (one thread)"

@@ -1,0 +1,42 @@
+"""`pipkeeper eval-vision TRUTH.jsonl --json`: score the dice reader on a labelled set of photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.dataset import load_truth, run, summarise
+from vision.reader import DiceReader
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("eval-vision", help="measure the dice reader on a truth.jsonl set")
+    parser.add_argument("truth", type=Path, help="a truth.jsonl in the ../shared/datasets format")
+    parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    parser.set_defaults(handler=handle)
+
+
+def evaluate(truth: Path) -> dict:
+    """The metrics of the default reader on one set; raises ValueError for a missing or malformed set."""
+    if not truth.is_file():
+        raise ValueError(f"no such truth file: {truth}")
+    samples = load_truth(truth)
+    if not samples:
+        raise ValueError(f"{truth} holds no images")
+    return summarise(list(run(samples, DiceReader().read)))
+
+
+def handle(args: argparse.Namespace) -> int:
+    try:
+        metrics = evaluate(args.truth)
+    except (ValueError, OSError) as error:
+        print(f"pipkeeper eval-vision: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(metrics))
+    else:
+        for name, value in metrics.items():
+            print(f"{name:>18}: {value:.4f}" if isinstance(value, float) else f"{name:>18}: {value}")
+    return 0

@@ -1,0 +1,88 @@
+"""`pipkeeper score`: where one hand may be written on a given card, and for how many points.
+
+The contract (DESIGN.md) is what outside checks rely on: JSON `{"legal": {box: points}, "extra": points}`
+on stdout, and for bad input a non-zero exit with one line on stderr, never a traceback or a usage dump.
+That is why dice and the rule name are checked here rather than by argparse, whose errors span lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Collection
+
+from scoring.rules import RULE_NAMES, RuleSet, get_rules
+
+BAD_INPUT = 2
+RULE_FLAGS = ("joker", "variant")
+
+
+class BadInput(ValueError):
+    """Input the command refuses; the message is printed as the one-line reason."""
+
+
+def add_rules_options(parser: argparse.ArgumentParser, rules_flag: bool) -> None:
+    """The options that pick a rule set, shared by `score` and `rules`."""
+    if rules_flag:
+        parser.add_argument("--rules", metavar="NAME", help=f"the rule set: {', '.join(RULE_NAMES)}")
+    parser.add_argument("--joker", metavar="MODE", help="yahtzee only: forced (default), free or none")
+    parser.add_argument("--variant", metavar="NAME", help="maxi only: swedish (default) or finnish")
+
+
+def rules_from_args(name: str, args: argparse.Namespace, only: Collection[str] = RULE_FLAGS) -> RuleSet:
+    """The rule set `name` with the --joker/--variant given (those in `only`); ValueError if either is bad."""
+    options = {key: getattr(args, key) for key in only if getattr(args, key) is not None}
+    return get_rules(name, options)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="list the boxes a hand may be written in, with points",
+        description='Print {"legal": {box: points}, "extra": points} for a hand, given the boxes already '
+        "filled. Example: pipkeeper score --rules yahtzee --card '{\"yahtzee\": 50}' 4 4 4 4 4",
+    )
+    add_rules_options(parser, rules_flag=True)
+    parser.add_argument("--card", metavar="JSON", default="{}", help='the filled boxes: {"fives": 20, ...}')
+    parser.add_argument("dice", nargs="*", metavar="DIE", help="the face values, 1 to 6")
+    parser.set_defaults(handler=run_score)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    try:
+        result = score_hand(args)
+    except (BadInput, ValueError) as error:
+        print(f"pipkeeper score: {error}", file=sys.stderr)
+        return BAD_INPUT
+    print(json.dumps(result))
+    return 0
+
+
+def score_hand(args: argparse.Namespace) -> dict:
+    if args.rules is None:
+        raise BadInput(f"--rules is required (one of {', '.join(RULE_NAMES)})")
+    rules = rules_from_args(args.rules, args)
+    # "3 3 5 6 1", "3,3,5,6,1" and 3 3 5 6 1 all mean the same hand.
+    texts = [text for arg in args.dice for text in re.split(r"[\s,]+", arg.strip()) if text]
+    dice = rules.check_dice([_die(text) for text in texts])
+    card = rules.check_card(_card(args.card))
+    return {"legal": rules.legal_boxes(card, dice), "extra": rules.extra_points(card, dice)}
+
+
+def _die(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise BadInput(f"a die shows 1 to 6, not {text!r}") from None
+
+
+def _card(text: str) -> dict:
+    try:
+        card = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadInput(f"--card is not valid JSON ({error.msg} at character {error.pos})") from None
+    if not isinstance(card, dict):
+        raise BadInput('--card must be a JSON object such as {"fives": 20}')
+    return card

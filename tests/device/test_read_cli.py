@@ -1,0 +1,61 @@
+"""`pipkeeper read`, `eval-vision` and `bench-vision` on files written here."""
+
+import json
+
+import cv2
+import numpy as np
+
+from device.cli import main
+
+
+def _photo(path):
+    """A white die showing 2 on a gray table (pips on its diagonal)."""
+    frame = np.full((240, 320, 3), 110, np.uint8)
+    cv2.rectangle(frame, (130, 90), (186, 146), (235, 235, 235), -1)
+    for x, y in ((143, 103), (173, 133)):
+        cv2.circle(frame, (x, y), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    cv2.imwrite(str(path), frame)
+
+
+def test_read_prints_values_centres_and_confidence(tmp_path, capsys):
+    _photo(tmp_path / "die.png")
+    assert main(["read", str(tmp_path / "die.png"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["values"] == [2]
+    ((x, y),) = result["centers"]
+    assert abs(x - 158) < 6 and abs(y - 118) < 6
+    assert 0 < result["confidence"] <= 1 and result["unreadable"] == [] and result["problem"] is None
+
+
+def test_read_refuses_a_missing_or_undecodable_file(tmp_path, capsys):
+    (tmp_path / "junk.png").write_text("not an image")
+    for name in ("missing.png", "junk.png"):
+        assert main(["read", str(tmp_path / name), "--json"]) == 2
+        assert "cannot open" in capsys.readouterr().err
+
+
+def test_eval_vision_prints_the_contract_metrics(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    _photo(tmp_path / "images" / "a.png")
+    (tmp_path / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    for key in ("images", "dice", "die_recall", "die_precision", "hand_accuracy", "ms_median", "ms_p90"):
+        assert key in metrics
+    assert metrics["images"] == 1 and metrics["hand_accuracy"] == 1.0
+
+
+def test_eval_vision_refuses_a_missing_set(tmp_path, capsys):
+    assert main(["eval-vision", str(tmp_path / "nope.jsonl"), "--json"]) == 2
+    assert "no such truth file" in capsys.readouterr().err
+
+
+def test_bench_vision_prints_one_table(tmp_path, capsys):
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    assert main(["bench-vision", "--datasets", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
+    assert "640x480" in out and "1280x720" in out

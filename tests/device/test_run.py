@@ -1,0 +1,98 @@
+"""`pipkeeper run --sim` as a real process: serves on loopback, plays through the API, stops on SIGTERM."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30
+
+
+def start(tmp_path: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "device", "run", "--state-dir", str(tmp_path / "state"), *extra],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def address_of(process: subprocess.Popen) -> str:
+    for line in process.stdout:
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"pipkeeper exited with {process.wait()} before printing its address")
+
+
+class Client:
+    """A browser-like client: keeps the session cookie and sends the CSRF token with every POST."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        self.token = self.get("api/csrf")["token"]
+
+    def get(self, path: str) -> dict:
+        with self.opener.open(self.base + path, timeout=10) as response:
+            return json.load(response)
+
+    def post(self, command: dict) -> dict:
+        request = urllib.request.Request(
+            self.base + "api/commands",
+            data=json.dumps(command).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": self.token},
+        )
+        with self.opener.open(request, timeout=10) as response:
+            return json.load(response)
+
+
+@pytest.fixture
+def running(tmp_path):
+    process = start(tmp_path, "--sim", "--host", "127.0.0.1", "--port", "0")
+    try:
+        yield process, address_of(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+def test_serves_the_simulated_table_and_stops_cleanly_on_sigterm(running):
+    process, base = running
+    client = Client(base)
+    with urllib.request.urlopen(base, timeout=10) as page:
+        assert page.status == 200
+    assert client.post({"type": "new_game", "players": ["Ann", "Bob"]})["ok"]
+    state = client.get("api/state")
+    assert state["game"]["rules"] == "yatzy" and state["table"]["sim"] is True
+    assert client.post({"type": "roll", "values": [2, 2, 3, 4, 5]})["ok"]
+    assert client.post({"type": "press", "button": "select"})["ok"]
+    assert client.get("api/state")["game"]["current_name"] == "Bob"
+
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=START_TIMEOUT) == 0
+    assert "stopping" in process.stdout.read()
+
+
+def test_a_bad_config_is_refused_with_the_key_named(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[web]\nport = 'eighty'\n")
+    process = start(tmp_path, "--sim", "--config", str(config))
+    output, _ = process.communicate(timeout=START_TIMEOUT)
+    assert process.returncode == 2
+    assert "web.port" in output
