@@ -1,0 +1,137 @@
+"""End to end in headless Chromium against `pipkeeper run --sim`: set up, play a turn, watch it live
+from a second tablet, take screenshots, and tune the reader from the admin page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROLL_TIMEOUT = 20_000  # ms: a simulated throw is rendered, read and must settle under the camera
+ADMIN_PASSWORD = "e2e admin passphrase"  # the one tests/e2e/conftest.py sets
+
+
+def expect_text(page, selector: str, pattern: str, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        "([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent || '')",
+        arg=[selector, pattern],
+        timeout=timeout,
+    )
+
+
+def roll(page, number: int) -> None:
+    """Throw the simulated dice and wait until the camera's reading became roll `number`."""
+    page.click("#roll")
+    try:
+        expect_text(page, "#rolls", rf"^Roll {number} of", ROLL_TIMEOUT)
+    except Exception as error:
+        warning = page.locator("#warning").text_content()
+        raise AssertionError(f"roll {number} never arrived; the table says: {warning!r}") from error
+
+
+def test_a_two_player_turn_seen_live_on_a_second_tablet(server, browser, artifacts):
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = tablet.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/setup")
+    names = page.locator('#players input[name="player"]')
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bo")
+    page.check('input[name="rules"][value="yatzy"]')
+    page.click("#start")
+    page.wait_for_url(f"{server}/")
+    expect_text(page, "#turn-player", "^Ann’s turn$")
+
+    watcher = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = watcher.new_page()
+    phone.goto(f"{server}/")
+    expect_text(phone, "#turn-player", "^Ann’s turn$")
+    expect_text(phone, "#live", "^live$")
+
+    roll(page, 1)
+    expect_text(phone, "#rolls", "^Roll 1 of 3", 5_000)  # pushed over SSE, not reloaded
+    page.locator(".hold").first.click()
+    page.wait_for_selector('.hold[aria-pressed="true"]')
+    held_value = page.locator(".die-slot.held .die").first.get_attribute("data-value")
+    roll(page, 2)
+    assert page.locator(".die-slot.held .die").first.get_attribute("data-value") == held_value
+
+    best = page.locator("td.best button.score")
+    choice = best.first if best.count() else page.locator("td.preview:not(.disallowed) button.score").first
+    box = choice.get_attribute("data-box")
+    points = int(choice.get_attribute("data-points"))
+    choice.click()
+    if points == 0:
+        page.click("#confirm-ok")
+    expect_text(page, "#turn-player", "^Bo’s turn$")
+    expect_text(phone, "#turn-player", "^Bo’s turn$", 5_000)
+    state = page.request.get(f"{server}/api/state").json()
+    assert state["game"]["players"][0]["card"] == {box: points}
+
+    roll(page, 1)
+    expect_text(phone, "#rolls", "^Roll 1 of 3", 5_000)
+    page.wait_for_timeout(200)  # let the last paint settle before the pictures
+    page.screenshot(path=str(artifacts / "scorecard-tablet-1024x768.png"))
+    phone.screenshot(path=str(artifacts / "scorecard-phone-390x844.png"), full_page=True)
+    assert errors == []
+    tablet.close()
+    watcher.close()
+
+
+def admin_page(server, browser):
+    """A browser context logged in to the admin page (after one wrong try, which costs a second)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/admin")
+    assert "/admin/login" in page.url
+    page.fill("#password", "wrong password")
+    page.click("button[type=submit]")
+    assert page.locator(".error").inner_text().startswith("Wrong password")
+    page.wait_for_timeout(1100)
+    page.fill("#password", ADMIN_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{server}/admin")
+    return context, page
+
+
+def test_admin_login_live_view_and_logout(server, browser, artifacts):
+    context, page = admin_page(server, browser)
+    page.wait_for_function("document.getElementById('stream').naturalWidth > 0", timeout=10_000)
+    page.wait_for_selector("#status span")
+    page.screenshot(path=str(artifacts / "admin-1280x900.png"))
+    page.click("#logout")
+    page.wait_for_url(re.compile(rf"{re.escape(server)}/$"))
+    page.goto(f"{server}/admin")
+    assert "/admin/login" in page.url
+    context.close()
+
+
+def test_admin_changes_a_reader_parameter_live(server, browser):
+    context, page = admin_page(server, browser)
+    slider = page.locator("#params input").first
+    try:
+        slider.wait_for(timeout=10_000)
+    except Exception as error:
+        raise AssertionError(f"no reader parameters: {page.locator('#result').text_content()!r}") from error
+    name = slider.get_attribute("name")
+    new_value = page.evaluate(
+        """(input) => {
+            const span = Number(input.max) - Number(input.min);
+            input.value = Number(input.min) + span * 0.75;
+            input.dispatchEvent(new Event("input", {bubbles: true}));
+            return Number(input.value);
+        }""",
+        slider.element_handle(),
+    )
+    page.wait_for_function(
+        """async ([name, value]) => {
+            const answer = await fetch("/admin/api/calibration").then((r) => r.json());
+            return Math.abs((answer.profile.reader[name] ?? NaN) - value) < 1e-9 && !answer.saved;
+        }""",
+        arg=[name, new_value],
+        timeout=5_000,
+    )
+    context.close()
