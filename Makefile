@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-datasets lint bench clean
+.PHONY: run test test-datasets test-slow lint bench clean
 
 # --system-site-packages lets a Raspberry Pi's apt picamera2 and lgpio be seen; elsewhere it is harmless
 # because every pinned package is installed inside the venv and shadows the system copy.
@@ -26,6 +26,9 @@ test: $(STAMP) lint
 
 test-datasets: $(STAMP)
 	$(BIN)/python -m pytest -q -m datasets
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 bench: $(STAMP)
 	$(BIN)/pipkeeper bench-vision
