@@ -33,6 +33,9 @@ from web.mjpeg import mjpeg_response
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 EXPORT_FILENAME = "pipkeeper-calibration.json"
+# What a profile change made of the maker's own JSON may raise: all of it is bad input (400), never a 500.
+# (Validation lives in vision.profile; a wrong type or a number too large for a float must not slip past.)
+INPUT_ERRORS: tuple[type[Exception], ...] = (ValueError, TypeError, OverflowError)
 
 
 # --- login ------------------------------------------------------------------------------------
@@ -115,14 +118,14 @@ def calibration() -> Response:
 @login_required
 def update_calibration() -> Response:
     """Body: the profile fields to change, e.g. {"tray": [0.1, 0.1, 0.9, 0.9]} or {"reader": {...}}."""
-    return _checked(table().update_calibration, json_object_body())
+    return _checked(table().update_calibration, json_object_body(), refuse=INPUT_ERRORS)
 
 
 @bp.post("/api/calibration/import")
 @login_required
 def import_calibration() -> Response:
     """Body: a whole exported profile; applied live like any change, kept only after Save."""
-    return _checked(table().update_calibration, json_object_body())
+    return _checked(table().update_calibration, json_object_body(), refuse=INPUT_ERRORS)
 
 
 @bp.get("/api/calibration/export")
@@ -176,10 +179,15 @@ def _are_die_values(values: object) -> bool:
     )
 
 
-def _checked(action: Callable[..., Any], *args: Any, status: int = 400) -> Response:
+def _checked(
+    action: Callable[..., Any],
+    *args: Any,
+    status: int = 400,
+    refuse: tuple[type[Exception], ...] = (ValueError,),
+) -> Response:
     """Run a calibration action; its ValueError becomes a clear refusal: 400 when the maker's input was
     wrong, 409 when the table cannot do it now (no camera, no dice in view)."""
     try:
         return jsonify(action(*args))
-    except ValueError as error:
-        abort(status, description=str(error))
+    except refuse as error:
+        abort(status, description=str(error) or "That calibration change is not valid.")

@@ -7,6 +7,8 @@ the rules (with the engine's message), 400 malformed. The CSRF token is checked 
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
@@ -61,12 +63,33 @@ def healthz() -> Response:
 
 
 def json_object_body() -> dict[str, Any]:
-    """The request body as a JSON object, or a 400 saying what is wrong with it."""
+    """The request body as a JSON object, or a 400 saying what is wrong with it.
+
+    Parsed here rather than by `request.get_json` so that what Python's json module tolerates but JSON
+    does not (NaN, Infinity, numbers too large for a float) and what would exhaust the parser (arrays
+    nested thousands deep) are refused as bad input instead of reaching the table or becoming a 500.
+    """
     if not request.is_json:
         abort(400, description="Send the body as JSON (Content-Type: application/json).")
-    body = request.get_json(silent=True)
-    if body is None:
+    try:
+        body = json.loads(
+            request.get_data(cache=True).decode("utf-8"),
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+        )
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         abort(400, description="The body is not valid JSON.")
     if not isinstance(body, dict):
         abort(400, description="The body must be a JSON object.")
     return body
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large a number")
+    return number
