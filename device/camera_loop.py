@@ -46,11 +46,20 @@ class CameraStatus:
 
 
 @dataclass(frozen=True)
+class DiceStill:
+    """The tray is still again and shows what it showed before the disturbance (a hand passed over it).
+
+    The roll watcher reports nothing then (still dice are reported once), but whoever showed "dice moving"
+    must learn that the motion is over: the status LED stops blinking and the tablet stops waiting.
+    """
+
+
+@dataclass(frozen=True)
 class SeenDice:
     """A roll event with what the session needs besides: typical die size in pixels (for hold matching)
     and each die's confidence in the frame that settled it."""
 
-    event: Event
+    event: Event | DiceStill
     die_size: float = 0.0
     die_confidence: tuple[float, ...] = ()
 
@@ -75,6 +84,7 @@ class CameraLoop:
         jpeg_fps: float = 10.0,
         backoff: Backoff = Backoff(),
         clock: Callable[[], float] = time.monotonic,
+        wait: Callable[[float], object] | None = None,
     ) -> None:
         self.source = source
         self._profile = profile
@@ -87,6 +97,7 @@ class CameraLoop:
         self._backoff = backoff
         self._clock = clock
         self._stop = threading.Event()
+        self._wait = wait or self._stop.wait  # pauses between frames and retries; tests record them
         self._fresh_watcher = threading.Event()
         self._thread: threading.Thread | None = None
         self._status = CameraStatus("starting")
@@ -165,7 +176,7 @@ class CameraLoop:
                 self._set_status(CameraStatus("missing", error=str(error) or type(error).__name__))
                 self._last_progress = self._clock()
                 watcher, saw_motion, frame_times = self._make_watcher(), False, []
-                self._stop.wait(pause)
+                self._wait(pause)
                 pause = min(pause * 2, self._backoff.longest)
                 continue
             pause = self._backoff.first
@@ -178,18 +189,24 @@ class CameraLoop:
                 self._on_status(self._status)
             if self._fresh_watcher.is_set():
                 self._fresh_watcher.clear()
+                if watcher.moving:
+                    self._on_dice(SeenDice(DiceStill()))  # the new watcher starts from still dice
                 watcher, saw_motion = self._make_watcher(), False
             reading = self._reader.read(frame)
             self._latest = (frame, reading)
+            was_moving = watcher.moving
             for event in watcher.update(reading, now):
                 if isinstance(event, DiceMoving):
                     saw_motion = True
                 elif isinstance(event, DiceSettled) and not saw_motion:
                     continue  # the dice already lying there when the camera started: a baseline, not a roll
+                was_moving = False  # this event already tells the session whether the dice move
                 confidence = tuple(die.confidence for die in reading.dice)
                 self._on_dice(SeenDice(event, _die_size(reading), confidence))
+            if was_moving and not watcher.moving:
+                self._on_dice(SeenDice(DiceStill()))
             self._maybe_encode(frame, reading, now)
-            self._stop.wait(max(0.0, self._frame_period - (self._clock() - started)))
+            self._wait(max(0.0, self._frame_period - (self._clock() - started)))
 
     def _set_status(self, status: CameraStatus) -> None:
         changed = (status.state, status.error) != (self._status.state, self._status.error)

@@ -155,7 +155,13 @@ class Controls:
         self._buzzer.beep(on_time=seconds, off_time=0.0, n=1)
 
     def close(self) -> None:
-        """Release every pin (LEDs and the buzzer go off). Safe to call twice."""
+        """Turn the LEDs and the buzzer off, then release every pin. Safe to call twice.
+
+        Outputs are switched off first: closing alone leaves a mock pin (and on some pin factories a real
+        one) at its last level, and would race a blink or beep still running on gpiozero's thread.
+        """
         devices, self._devices = self._devices, []
         for device in reversed(devices):
+            if isinstance(device, LED | Buzzer):
+                device.off()
             device.close()

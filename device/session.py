@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.camera_loop import CameraLoop, CameraStatus, SeenDice
+from device.camera_loop import CameraLoop, CameraStatus, DiceStill, SeenDice
 from device.controls import BUTTON_NAMES, ControlEvent, Controls
 from device.cursor import BoxCursor
 from device.holdmatch import HeldDie, HeldDieMissing, place_held
@@ -239,6 +239,8 @@ class TableSession:
     def _handle(self, job: _Job) -> None:
         if job.kind == "camera":
             self._view.camera = job.payload
+            if job.payload.state != "ok":
+                self._view.moving = False  # no camera, no moving dice: whatever it saw last is gone
             self._publish()
             return
         if job.kind == "dice":
@@ -363,6 +365,9 @@ class TableSession:
             self._publish()
             return
         self._view.moving = False
+        if isinstance(event, DiceStill):
+            self._publish()  # the tray came to rest as it was: nothing to count
+            return
         game = self._game
         warning = None
         if game is None or game.finished:

@@ -22,6 +22,7 @@ from waitress import create_server
 from device.admin_secrets import admin_password_path, load_or_create_secret_key
 from device.appliance import Table, build_table, is_raspberry_pi
 from device.config import PI_CONFIG, ConfigError, default_config_path, load_config
+from device.keyboard import KeyReader, in_foreground
 from device.notify import SystemdNotifier, WatchdogPinger
 from device.statefiles import default_state_dir
 from web import create_app
@@ -97,9 +98,6 @@ def _serve(table: Table, state_dir: Path, host: str, port: int, stop: threading.
     notifier.ready()
     address = _address(host, bound_port)
     notifier.status(f"scorecard at {address}")
-    print(f"pipkeeper is running: open the scorecard at {address}", flush=True)
-    if table.sim is not None:
-        print("simulated table: press R here (or Roll on the page) to roll the dice", flush=True)
 
     def camera_thread_alive() -> bool:
         return table.session.camera_alive(CAMERA_STALL_SECONDS)
@@ -111,8 +109,14 @@ def _serve(table: Table, state_dir: Path, host: str, port: int, stop: threading.
 
     pinger = WatchdogPinger(notifier, [camera_thread_alive, web_server_answers])
     pinger.start()
-    keys = _key_reader(table)
+    keys = None
     try:
+        keys = _key_reader(table)  # before the hint below, so a key typed after reading it is not lost
+        print(f"pipkeeper is running: open the scorecard at {address}", flush=True)
+        if keys is not None:
+            print("simulated table: press R here (or Roll on the page) to roll the dice", flush=True)
+        elif table.sim is not None:
+            print("simulated table: press Roll on the page to roll the dice", flush=True)
         while not stop.wait(0.5):
             pass
     finally:
@@ -128,17 +132,17 @@ def _serve(table: Table, state_dir: Path, host: str, port: int, stop: threading.
 
 
 def _key_reader(table: Table):
-    """R in the terminal rolls the simulated tray (only for a simulated table run from a terminal)."""
-    if table.sim is None or not sys.stdin.isatty():
+    """R in the terminal rolls the simulated tray (a simulated table run in the terminal's foreground)."""
+    if table.sim is None or not in_foreground(sys.stdin):
         return None
-    from device.keyboard import KeyReader
+    return KeyReader(lambda key: on_key(table, key))
 
-    def on_key(key: str) -> None:
-        if key.lower() == "r":
-            result = table.session.submit({"type": "sim_roll"})
-            print(result.message, flush=True)
 
-    return KeyReader(on_key)
+def on_key(table: Table, key: str) -> None:
+    """One key pressed in the terminal: R rolls the simulated tray, other keys are ignored."""
+    if key.lower() == "r":
+        result = table.session.submit({"type": "sim_roll"})
+        print(result.message, flush=True)
 
 
 def _listens_everywhere(host: str) -> bool:

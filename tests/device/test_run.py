@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import http.cookiejar
+import io
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import termios
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from device.keyboard import KeyReader, in_foreground
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30
@@ -96,3 +103,75 @@ def test_a_bad_config_is_refused_with_the_key_named(tmp_path):
     output, _ = process.communicate(timeout=START_TIMEOUT)
     assert process.returncode == 2
     assert "web.port" in output
+
+
+def test_the_r_key_in_the_terminal_rolls_the_simulated_tray(tmp_path):
+    """pipkeeper in the foreground of a terminal (a pty here): R rolls, and the camera counts the roll."""
+    master, slave = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "device", "run", "--sim", "--host", "127.0.0.1", "--port", "0"]
+        + ["--state-dir", str(tmp_path / "state")],
+        cwd=ROOT,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        preexec_fn=lambda: os.login_tty(slave),  # the pty becomes its controlling terminal, it the foreground
+        close_fds=True,
+    )
+    os.close(slave)
+    output = io.TextIOWrapper(os.fdopen(master, "rb", buffering=0), errors="replace")
+    try:
+        base = None
+        for line in output:
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                base = found.group(1)
+            if "press R" in line:
+                break
+        assert base, "pipkeeper never printed its address"
+        client = Client(base)
+        assert client.post({"type": "new_game", "players": ["Ann"]})["ok"]
+        os.write(master, b"r")
+        for line in output:
+            if "rolling" in line or "start a game" in line:
+                break
+        assert "rolling" in line
+        deadline = time.monotonic() + START_TIMEOUT
+        while client.get("api/state")["game"]["rolls_used"] == 0:
+            assert time.monotonic() < deadline, "the camera never counted the roll"
+            time.sleep(0.1)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=START_TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        output.close()
+
+
+def test_keys_are_read_one_at_a_time_and_the_terminal_is_restored():
+    master, slave = os.openpty()
+    keys: list[str] = []
+    got_two = threading.Event()
+    before = termios.tcgetattr(slave)
+    with os.fdopen(slave, "rb", buffering=0) as stream:
+
+        def on_key(key: str) -> None:
+            keys.append(key)
+            if len(keys) == 2:
+                got_two.set()
+
+        reader = KeyReader(on_key, stream)
+        assert not termios.tcgetattr(slave)[3] & termios.ECHO  # cbreak: no echo, no waiting for Enter
+        os.write(master, b"rR")  # two quick keys: neither waits for a third
+        assert got_two.wait(5)
+        reader.close()
+        assert termios.tcgetattr(slave) == before
+    os.close(master)
+    assert keys == ["r", "R"]
+
+
+def test_no_key_reader_without_a_terminal_in_the_foreground():
+    assert not in_foreground(io.StringIO())
+    with open(os.devnull) as devnull:
+        assert not in_foreground(devnull)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from device.camera_loop import CameraStatus, SeenDice
+from device.camera_loop import CameraStatus, DiceStill, SeenDice
 from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
 from device.session import TableSession
@@ -187,6 +187,7 @@ def test_dice_settling_without_rolls_left_or_nudged_are_warnings(table):
     state = table.settle([4, 2, 3, 4, 5])
     assert state["game"]["rolls_used"] == 3
     assert "no rolls left" in state["table"]["warning"]
+    assert table.buzzer_beeps()[-1] >= BEEPS.refused  # refused: the long beep
 
     nudge = DiceChanged([4, 2, 3, 4, 6], [(100.0 * i, ROW_Y) for i in range(1, 6)], 0.9)
     state = table._after(lambda: table.session.post_dice(SeenDice(nudge, 40.0)))
@@ -201,17 +202,46 @@ def test_a_doubtful_reading_counts_but_is_flagged(table):
     assert state["table"]["confidence"] == [0.9, 0.9, 0.2, 0.9, 0.9]
     assert "unsure" in state["table"]["warning"]
 
+    result = table.session.submit({"type": "correct", "values": [1, 2, 6, 4, 5]})  # fixed on the tablet
+    assert result.ok, result.message
+    state = table.state
+    assert state["game"]["dice"] == [1, 2, 6, 4, 5] and state["game"]["rolls_used"] == 1
+    assert state["table"]["warning"] is None and state["table"]["confidence"] == []
+
 
 def test_status_led_follows_the_dice_and_the_camera(table):
     led = table.factory.pin(PINS.status_led)
     assert led.state is False  # no camera yet: fault
     table._after(lambda: table.session.post_camera_status(CameraStatus("ok", fps=15)))
     assert led.state is True  # steady: waiting for a roll
+    led.clear_states()
     table._after(lambda: table.session.post_dice(SeenDice(DiceMoving())))
     assert table.state["table"]["moving"] is True
+    deadline = time.monotonic() + 5
+    while len(led.states) < 3 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert [s.state for s in led.states[:3]] == [True, False, True]  # blinking: dice moving
+    state = table._after(lambda: table.session.post_dice(SeenDice(DiceStill())))  # came to rest as before
+    assert state["table"]["moving"] is False and state["game"]["rolls_used"] == 0
+    assert led.state is True
+
+    table._after(lambda: table.session.post_dice(SeenDice(DiceMoving())))
     table._after(lambda: table.session.post_camera_status(CameraStatus("missing", error="unplugged")))
     assert led.state is False  # off: fault
     assert table.state["table"]["camera"]["state"] == "missing"
+    assert table.state["table"]["moving"] is False  # a missing camera sees nothing moving
+
+
+def test_a_maxi_game_takes_the_sixth_hold_button_and_lights_its_led(make_table):
+    table = make_table()
+    assert table.session.submit({"type": "new_game", "players": ["Ann"], "rules": "maxi"}).ok
+    state = table.settle([1, 2, 3, 4, 5, 6])
+    assert len(state["game"]["dice"]) == 6
+    state = table.press(PINS.hold[5])
+    assert state["game"]["held"] == [5] and table.lit_hold_leds() == [5]
+    state = table.settle([2, 2, 2, 4, 1, 6], xs=[100, 200, 300, 400, 450, 600])  # the held 6 stayed put
+    assert state["game"]["held"] == [5] and state["game"]["rolls_used"] == 2
+    assert table.lit_hold_leds() == [5]
 
 
 def test_tablet_commands_and_on_screen_buttons_share_the_queue(table):

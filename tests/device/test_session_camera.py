@@ -6,11 +6,16 @@ never on fixed sleeps. A source that can be "unplugged" shows the game going on 
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from device.calibration_desk import CalibrationDesk
-from device.camera_loop import Backoff, CameraLoop
+from device.camera_loop import Backoff, CameraLoop, CameraStatus
+from device.config import ControlsConfig, PinsConfig
+from device.controls import BeepTimes, Controls
 from device.profile_store import ProfileStore
 from device.session import TableSession
 from device.simtable import SimTable
@@ -20,16 +25,19 @@ from vision.sources import FrameSource, SourceError
 from vision.watcher import RollWatcher
 
 WAIT = 20.0  # generous ceiling for a slow shared machine; the tests end as soon as the state arrives
+PINS = PinsConfig()
+BEEPS = BeepTimes(accepted=0.005, refused=0.03)
 
 
 class UnpluggableSource(FrameSource):
-    """The simulated tray behind a cable the test can pull and plug back in."""
+    """The simulated tray behind a cable the test can pull and plug back in, and a lens a hand can cover."""
 
     def __init__(self, sim: SimTable) -> None:
         super().__init__()
         self.name = "unpluggable camera"
         self.sim = sim
         self.plugged = True
+        self.covered = False
 
     def _open(self) -> None:
         if not self.plugged:
@@ -39,7 +47,8 @@ class UnpluggableSource(FrameSource):
     def _grab(self) -> np.ndarray:
         if not self.plugged:
             raise SourceError("camera stopped delivering frames")
-        return self.sim.read()
+        frame = self.sim.read()
+        return np.zeros_like(frame) if self.covered else frame
 
 
 def wait_for(session: TableSession, condition, what: str) -> dict:
@@ -53,10 +62,10 @@ def wait_for(session: TableSession, condition, what: str) -> dict:
 
 
 @pytest.fixture
-def make_session(tmp_path):
+def make_session(tmp_path, mock_factory):  # the pins outlive the sessions that use them
     made = []
 
-    def make(wrap=None) -> TableSession:
+    def make(wrap=None, controls=None) -> TableSession:
         store = GameStore(tmp_path / "games.db")
         sim = SimTable(960, 720, fps=10, seed=7, die_size=0.11)
         source = wrap(sim) if wrap else sim
@@ -71,7 +80,7 @@ def make_session(tmp_path):
             backoff=Backoff(first=0.01, longest=0.05),
         )
         session.calibration_desk = CalibrationDesk(ProfileStore(tmp_path / "state"), camera)
-        session.start(camera=camera)
+        session.start(camera=camera, controls=controls(session.post_control) if controls else None)
         made.append((session, store))
         return session
 
@@ -184,3 +193,173 @@ def test_the_admin_desk_changes_the_reader_live_saves_and_reverts(tmp_path, make
     assert session.revert_calibration()["profile"]["pip_polarity"] == "dark"
     read = session.test_read()
     assert read["problem"] is None and len(read["values"]) == len(session.sim.tray.values)
+
+
+def test_whole_turns_with_gpio_buttons_and_the_simulated_tray(make_session, mock_factory, manual_clock):
+    """Press a hold pin, roll in the simulated tray, press NEXT / PREV / SELECT; LEDs and buzzer follow."""
+
+    def controls(post_control):
+        return Controls(PINS, ControlsConfig(), post_control, mock_factory, manual_clock, BEEPS)
+
+    session = make_session(controls=controls)
+    buzzer, status_led = mock_factory.pin(PINS.buzzer), mock_factory.pin(PINS.status_led)
+    wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    assert session.submit({"type": "new_game", "players": ["Ann", "Bob"], "rules": "yatzy"}).ok
+
+    def press(pin: int, hold_for: float = 0.1) -> dict:
+        version = session.snapshot()["version"]
+        mock_factory.pin(pin).drive_low()
+        manual_clock.advance(hold_for)
+        mock_factory.pin(pin).drive_high()
+        manual_clock.advance(0.1)
+        changed = session.wait_for_change(version, WAIT)
+        assert changed is not None, "the press changed nothing"
+        return changed
+
+    def lit_hold_leds() -> list[int]:
+        return [i for i, pin in enumerate(PINS.hold_led) if mock_factory.pin(pin).state]
+
+    for player in (0, 1):
+        state = roll_and_wait(session, 1)
+        assert status_led.state is True  # steady again: the dice lie still, waiting
+        held = [2, 4]
+        for die in held:
+            state = press(PINS.hold[die])
+        assert state["game"]["held"] == held and lit_hold_leds() == held
+        kept = sorted(state["game"]["dice"][i] for i in held)
+
+        state = roll_and_wait(session, 2)
+        assert sorted(state["game"]["dice"][i] for i in state["game"]["held"]) == kept
+        assert lit_hold_leds() == state["game"]["held"]  # the held dice may sit elsewhere after the throw
+
+        cursor = state["table"]["cursor"]
+        assert press(PINS.next)["table"]["cursor"] != cursor or len(_allowed(state)) == 1
+        state = press(PINS.prev)
+        assert state["table"]["cursor"] == cursor
+        points = state["game"]["preview"][cursor]["points"]
+        state = press(PINS.select)
+        if points == 0:  # a scratch: the first SELECT only arms it
+            assert state["table"]["pending_scratch"] == cursor
+            assert state["game"]["players"][player]["card"] == {}
+            state = press(PINS.select)
+        assert state["game"]["players"][player]["card"] == {cursor: points}
+        assert state["game"]["current_player"] == 1 - player
+        assert lit_hold_leds() == []
+    _wait_quiet(buzzer)
+    assert buzzer.states[-1].state is False and len(buzzer.states) > 1  # it beeped, and is silent now
+
+    state = press(PINS.undo, hold_for=2.5)  # a long UNDO takes back Bob's box
+    assert state["game"]["players"][1]["card"] == {} and state["game"]["current_player"] == 1
+
+
+def _allowed(state: dict) -> list[str]:
+    return [box for box, info in state["game"]["preview"].items() if info["allowed"]]
+
+
+def _wait_quiet(pin) -> None:
+    deadline = time.monotonic() + WAIT
+    while pin.state and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def test_a_maxi_game_uses_six_dice_and_the_sixth_hold_button(make_session, mock_factory, manual_clock):
+    def controls(post_control):
+        return Controls(PINS, ControlsConfig(), post_control, mock_factory, manual_clock, BEEPS)
+
+    session = make_session(controls=controls)
+    wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    assert session.submit({"type": "new_game", "players": ["Ann"], "rules": "maxi"}).ok
+    state = roll_and_wait(session, 1)
+    assert len(state["game"]["dice"]) == 6 and len(session.sim.tray.values) == 6
+    version = state["version"]
+    mock_factory.pin(PINS.hold[5]).drive_low()
+    manual_clock.advance(0.1)
+    mock_factory.pin(PINS.hold[5]).drive_high()
+    state = session.wait_for_change(version, WAIT)
+    assert state["game"]["held"] == [5]
+    assert mock_factory.pin(PINS.hold_led[5]).state is True
+
+
+def test_a_hand_over_the_tray_blinks_the_status_led_then_nothing_counts(
+    make_session, mock_factory, manual_clock
+):
+    sources = []
+
+    def controls(post_control):
+        return Controls(PINS, ControlsConfig(), post_control, mock_factory, manual_clock, BEEPS)
+
+    session = make_session(
+        wrap=lambda sim: sources.append(UnpluggableSource(sim)) or sources[-1], controls=controls
+    )
+    lens, status_led = sources[0], mock_factory.pin(PINS.status_led)
+    wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    assert session.submit({"type": "new_game", "players": ["Ann"], "rules": "yatzy"}).ok
+    before = roll_and_wait(session, 1)["game"]
+
+    status_led.clear_states()
+    lens.covered = True
+    wait_for(session, lambda s: s["table"]["moving"], "the dice to be seen moving")
+    deadline = time.monotonic() + WAIT
+    while len(status_led.states) < 3 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert [s.state for s in status_led.states[:3]] in ([True, False, True], [False, True, False])  # blinking
+
+    lens.covered = False  # the hand goes away: the same dice lie there, still
+    state = wait_for(session, lambda s: not s["table"]["moving"], "the tray to come to rest")
+    assert state["game"] == before  # no roll counted
+    assert status_led.state is True  # steady: waiting for a roll
+
+
+def test_closing_the_session_closes_the_camera_and_releases_the_pins(
+    make_session, mock_factory, manual_clock
+):
+    sources = []
+
+    def controls(post_control):
+        return Controls(PINS, ControlsConfig(), post_control, mock_factory, manual_clock, BEEPS)
+
+    session = make_session(
+        wrap=lambda sim: sources.append(UnpluggableSource(sim)) or sources[-1], controls=controls
+    )
+    wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    assert sources[0].is_open
+    session.close()
+    assert not sources[0].is_open
+    assert mock_factory.pin(PINS.status_led).state is False  # LEDs go dark with their pins
+    Controls(PINS, ControlsConfig(), lambda event: None, mock_factory, manual_clock).close()  # pins are free
+
+
+def test_a_failing_camera_is_retried_with_a_growing_pause_and_picked_up_again():
+    sim = SimTable(320, 240, fps=10, seed=3)
+    source = UnpluggableSource(sim)
+    source.plugged = False
+    statuses: list[CameraStatus] = []
+    pauses: list[float] = []
+    back = threading.Event()
+
+    def wait(seconds: float) -> None:  # the loop's pause, recorded instead of slept
+        if statuses and statuses[-1].state == "ok":
+            back.set()
+            loop._stop.wait(0.01)  # frames: a real (short) wait, so the test does not spin
+            return
+        pauses.append(seconds)
+        if len(pauses) == 6:
+            source.plugged = True
+
+    loop = CameraLoop(
+        source,
+        CalibrationProfile(),
+        on_dice=lambda seen: None,
+        on_status=statuses.append,
+        backoff=Backoff(first=0.5, longest=4.0),
+        wait=wait,
+    )
+    loop.start()
+    try:
+        assert back.wait(WAIT)
+    finally:
+        loop.stop()
+    assert pauses == [0.5, 1.0, 2.0, 4.0, 4.0, 4.0]
+    assert [s.state for s in statuses] == ["missing", "ok"]
+    assert statuses[0].error == "camera not found"
+    assert not source.is_open
