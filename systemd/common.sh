@@ -3,15 +3,19 @@
 # uninstaller removes exactly what the installer created.
 # shellcheck shell=bash disable=SC2034  # the variables are used by the scripts that source this file
 
+# PIPKEEPER_FAKE_ROOT (tests only, refused without --dry-run): look for an existing installation under this
+# directory instead of /, so CI can dry-run the "already installed" paths on a machine with nothing installed.
+FAKE_ROOT="${PIPKEEPER_FAKE_ROOT:-}"
+
 SERVICE_USER=pipkeeper
-PREFIX=/opt/pipkeeper
+PREFIX="$FAKE_ROOT/opt/pipkeeper"
 VENV="$PREFIX/venv"
-CONFIG_DIR=/etc/pipkeeper
+CONFIG_DIR="$FAKE_ROOT/etc/pipkeeper"
 CONFIG_FILE="$CONFIG_DIR/config.toml"
-STATE_DIR=/var/lib/pipkeeper
+STATE_DIR="$FAKE_ROOT/var/lib/pipkeeper"
 UNIT_NAME=pipkeeper.service
-UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
-COMMAND_LINK=/usr/local/bin/pipkeeper
+UNIT_PATH="$FAKE_ROOT/etc/systemd/system/$UNIT_NAME"
+COMMAND_LINK="$FAKE_ROOT/usr/local/bin/pipkeeper"
 
 DRY_RUN=0
 
@@ -63,6 +67,9 @@ parse_options() {
 }
 
 require_root() {
+    if [[ -n $FAKE_ROOT && $DRY_RUN -eq 0 ]]; then
+        die "PIPKEEPER_FAKE_ROOT is for tests and needs --dry-run"
+    fi
     if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
         die "run it as root (sudo $0), or add --dry-run to see what it would do"
     fi

@@ -9,13 +9,16 @@ a hung camera driver must not hang the doctor too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import http.client
 import os
+import pwd
+import shutil
 import socket
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -23,7 +26,7 @@ from typing import TypeVar
 from device.appliance import is_raspberry_pi
 from device.commands.run import PI_CONFIG
 from device.config import Config, ConfigError, load_config
-from device.statefiles import default_state_dir
+from device.statefiles import PI_STATE_DIR, default_state_dir
 
 HARDWARE_TIMEOUT = 5.0
 HEALTHZ_TIMEOUT = 2.0
@@ -53,7 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help=f"the config file to check (default: {PI_CONFIG} if it exists, else the built-in defaults)",
     )
-    parser.add_argument("--state-dir", metavar="DIR", help="the state directory to check")
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help=f"the state directory to check (default: the service's, {PI_STATE_DIR}, once installed)",
+    )
     parser.set_defaults(handler=run_doctor)
 
 
@@ -69,7 +76,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 def diagnose(config_path: str | None, state_dir: str | None) -> list[Finding]:
     """Every check, in the order a person would fix things: config first, since the others read it."""
     config_finding, config = check_config(config_path)
-    directory = Path(state_dir) if state_dir else default_state_dir()
+    directory = Path(state_dir) if state_dir else _default_state_dir()
     return [
         config_finding,
         check_camera(config),
@@ -93,6 +100,13 @@ def check_config(path: str | None) -> tuple[Finding, Config]:
     except ConfigError as error:
         return Finding("FAIL", "config", f"{error} (the other checks use the defaults)"), Config()
     return Finding("OK", "config", f"{path} is valid"), config
+
+
+def _default_state_dir() -> Path:
+    """The directory `pipkeeper run` would use: systemd's, the installed service's, else the per-user one."""
+    if "STATE_DIRECTORY" not in os.environ and PI_CONFIG.is_file():
+        return PI_STATE_DIR
+    return default_state_dir()
 
 
 # --- camera ---------------------------------------------------------------------------------------------
@@ -161,8 +175,11 @@ def list_pi_cameras() -> list[dict]:
 
 def opencv_frame(device: int | str) -> object:
     """One frame from a webcam or video through OpenCV; raises SourceError with a readable reason."""
+    import cv2
+
     from vision.sources import OpenCVSource
 
+    cv2.setLogLevel(0)  # silent: the finding says what went wrong, OpenCV's own warnings only add noise
     with OpenCVSource(device) as source:
         return source.read()
 
@@ -220,14 +237,34 @@ def check_gpio() -> Finding:
 
 def open_pin_factory() -> str:
     """Open and close gpiozero's lgpio pin factory, the one the table uses on a Pi; its class name."""
-    import lgpio  # noqa: F401  (imported first so a missing apt package is named, not gpiozero's wrapper)
-    from gpiozero.pins.lgpio import LGPIOFactory
+    with lgpio_working_directory():
+        import lgpio  # noqa: F401  (imported first so a missing apt package is named, not gpiozero's wrapper)
+        from gpiozero.pins.lgpio import LGPIOFactory
 
-    factory = LGPIOFactory()
+        factory = LGPIOFactory()
+        try:
+            return type(factory).__name__
+        finally:
+            factory.close()
+
+
+@contextlib.contextmanager
+def lgpio_working_directory() -> Iterator[None]:
+    """A writable $LG_WD for lgpio's notification pipes, as the service gets one from its unit.
+
+    Without it lgpio uses the current directory, and `sudo -u pipkeeper pipkeeper doctor` run from a home
+    directory the service user cannot write would report a GPIO failure the service itself does not have.
+    """
+    if os.environ.get("LG_WD"):
+        yield
+        return
+    directory = tempfile.mkdtemp(prefix="pipkeeper-lgpio-")
+    os.environ["LG_WD"] = directory
     try:
-        return type(factory).__name__
+        yield
     finally:
-        factory.close()
+        os.environ.pop("LG_WD", None)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 # --- state directory ------------------------------------------------------------------------------------
@@ -248,7 +285,9 @@ def check_state_dir(directory: Path) -> Finding:
             pass
     except OSError as error:
         return Finding(
-            "FAIL", "state", f"{directory} is not writable by this user: {error.strerror or error}"
+            "FAIL",
+            "state",
+            f"{directory} is not writable by this user: {error.strerror or error}{_owner_hint(directory)}",
         )
     mode = directory.stat().st_mode & 0o777
     if mode & 0o077:
@@ -259,6 +298,18 @@ def check_state_dir(directory: Path) -> Finding:
             f"password hash: `chmod 700 {directory}`",
         )
     return Finding("OK", "state", f"{directory} is writable and private")
+
+
+def _owner_hint(directory: Path) -> str:
+    """When someone else owns the directory: how to run the doctor as that user instead."""
+    owner = directory.stat().st_uid
+    if owner == os.geteuid():
+        return ""
+    try:
+        name = pwd.getpwuid(owner).pw_name
+    except KeyError:
+        return f" (it belongs to user id {owner}, which does not exist)"
+    return f" (it belongs to {name}: check as that user, `sudo -u {name} pipkeeper doctor`)"
 
 
 # --- web port -------------------------------------------------------------------------------------------

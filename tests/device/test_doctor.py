@@ -4,8 +4,11 @@ Hardware probes (picamera2's camera list, the lgpio pin factory, "is this a Rasp
 fakes; files, folders, sockets and the HTTP /healthz probe are real.
 """
 
+import os
 import socket
+import sys
 import threading
+import types
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import cv2
@@ -15,6 +18,7 @@ import pytest
 from device.cli import main
 from device.commands import doctor
 from device.config import Config, parse_config
+from device.statefiles import PI_STATE_DIR
 from vision.sources import SourceError
 
 
@@ -181,7 +185,62 @@ def test_gpio_problems_on_a_pi(monkeypatch, error, advice):
     assert advice in finding.message
 
 
+def test_lgpio_gets_a_writable_working_directory(monkeypatch):
+    """lgpio makes its notification pipes in $LG_WD (else the current directory, perhaps not writable)."""
+    seen = {}
+
+    class FakeFactory:
+        def __init__(self):
+            directory = os.environ["LG_WD"]
+            seen["dir"] = directory
+            seen["writable"] = os.access(directory, os.W_OK | os.X_OK)
+
+        def close(self):
+            seen["closed"] = True
+
+    fake_lgpio_pins = types.ModuleType("gpiozero.pins.lgpio")
+    fake_lgpio_pins.LGPIOFactory = FakeFactory
+    monkeypatch.setitem(sys.modules, "lgpio", types.ModuleType("lgpio"))
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake_lgpio_pins)
+    monkeypatch.delenv("LG_WD", raising=False)
+    assert doctor.open_pin_factory() == "FakeFactory"
+    assert seen["writable"] and seen["closed"]
+    assert "LG_WD" not in os.environ and not os.path.exists(seen["dir"])
+
+    monkeypatch.setenv("LG_WD", "/run/pipkeeper")  # the service's own: left as it is
+    seen.clear()
+    doctor.open_pin_factory()
+    assert seen["dir"] == "/run/pipkeeper"
+    assert os.environ["LG_WD"] == "/run/pipkeeper"
+
+
 # --- state directory ------------------------------------------------------------------------------------
+
+
+def test_the_services_state_dir_is_checked_once_installed(monkeypatch, tmp_path):
+    pi_config = tmp_path / "config.toml"
+    pi_config.write_text("")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    assert doctor._default_state_dir() != PI_STATE_DIR  # not installed (the autouse fixture)
+    monkeypatch.setattr(doctor, "PI_CONFIG", pi_config)
+    assert doctor._default_state_dir() == PI_STATE_DIR
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))  # under systemd: its own
+    assert doctor._default_state_dir() == tmp_path
+
+
+def test_a_state_dir_of_another_user_says_whose(monkeypatch, private_state_dir):
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(doctor.tempfile, "TemporaryFile", refused)
+    monkeypatch.setattr(doctor.os, "geteuid", lambda: private_state_dir.stat().st_uid + 1)
+    monkeypatch.setattr(doctor.pwd, "getpwuid", lambda uid: types.SimpleNamespace(pw_name="pipkeeper"))
+    finding = doctor.check_state_dir(private_state_dir)
+    assert finding.level == "FAIL"
+    assert finding.message == (
+        f"{private_state_dir} is not writable by this user: Permission denied "
+        "(it belongs to pipkeeper: check as that user, `sudo -u pipkeeper pipkeeper doctor`)"
+    )
 
 
 def test_state_dir_readable_by_others_is_a_warning(private_state_dir):
