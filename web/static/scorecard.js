@@ -181,7 +181,8 @@
     const player = game.players[game.current_player] || { name: "" };
     $("turn-player").textContent = game.finished ? "Game over" : `${player.name}’s turn`;
     const total = game.rolls_used + game.rolls_left;
-    $("rolls").textContent = game.finished ? "" :
+    document.querySelector(".turn").classList.toggle("over", Boolean(game.finished));
+    $("rolls").textContent = game.finished ? winnersLine(game.ranking || []) :
       `Roll ${game.rolls_used} of ${total} · ${game.rolls_left} left`;
     $("rolls").className = `rolls ${game.rolls_left === 0 ? "none-left" : ""}`;
     renderDice(game, table);
@@ -197,6 +198,13 @@
     enter.disabled = game.finished || game.rolls_left === 0;
     enter.classList.toggle("primary", !cameraOk && !table.sim);
     for (const id of ["prev", "next", "select", "undo"]) $(id).disabled = false;
+  }
+
+  function winnersLine(ranking) {
+    const first = ranking.filter((entry) => entry.place === 1);
+    if (!first.length) return "";
+    const names = first.map((entry) => entry.name).join(" and ");
+    return `${names} ${first.length > 1 ? "share first place" : "wins"} with ${first[0].total}`;
   }
 
   function confidenceOf(table, index) {
@@ -291,6 +299,7 @@
         else if (good.has(box.key)) classes.push("good");
         if (box.key === cursor) classes.push("cursor");
         if (box.key === pending) classes.push("pending");
+        if (option.points === 0) classes.push("zero");
         const cell = pk.el("td", { class: classes.join(" ") });
         cell.appendChild(pk.el("button", {
           type: "button",
@@ -303,17 +312,18 @@
       return row;
     };
 
-    const sumRow = (label, valueOf, className) => {
+    const sumRow = (label, valueOf, className, cellClass = () => "") => {
       const row = pk.el("tr", { class: `sum ${className}` });
       row.appendChild(pk.el("th", { scope: "row", class: "box-name" }, label));
-      game.players.forEach((player) => row.appendChild(pk.el("td", {}, valueOf(player))));
+      game.players.forEach((player) => row.appendChild(pk.el("td", { class: cellClass(player) }, valueOf(player))));
       return row;
     };
 
     upper.forEach((box) => body.appendChild(boxRow(box)));
     if (upper.length) {
       body.appendChild(sumRow("Upper sum", (p) => String(p.upper_subtotal), "subtotal"));
-      body.appendChild(sumRow("Bonus", (p) => bonusText(p, upper), "bonus"));
+      body.appendChild(sumRow(`Bonus (${game.bonus_threshold})`, (p) => bonusText(p, upper), "bonus",
+        (p) => bonusState(p, upper)));
     }
     lower.forEach((box) => body.appendChild(boxRow(box)));
     if (game.rules === "yahtzee") body.appendChild(sumRow("Yahtzee bonus", (p) => String(p.extra || 0), "extra"));
@@ -324,10 +334,18 @@
     card.appendChild(body);
   }
 
+  function upperDone(player, upper) {
+    return upper.every((box) => Object.prototype.hasOwnProperty.call(player.card, box.key));
+  }
+
+  function bonusState(player, upper) {
+    if (player.upper_bonus > 0) return "bonus-got";
+    return upperDone(player, upper) || player.bonus_to_go === null ? "bonus-missed" : "bonus-to-go";
+  }
+
   function bonusText(player, upper) {
     if (player.upper_bonus > 0) return `+${player.upper_bonus}`;
-    const allFilled = upper.every((box) => Object.prototype.hasOwnProperty.call(player.card, box.key));
-    if (allFilled) return "0";
+    if (upperDone(player, upper)) return "0";
     return `${player.bonus_to_go} to go`;
   }
 
