@@ -48,6 +48,7 @@ class Face:
     size: float
     angle: float
     confidence: float
+    dark: bool = True  # polarity of its pips: dark pips on a lighter face
 
 
 def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> list[Face]:
@@ -155,7 +156,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
             return None
         center = (float(points[0, 0]), float(points[0, 1]))
         confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]
-        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence)
+        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, bool(pips.dark[members[0]]))
     if count > 6:
         return None
     fingerprint = _fingerprint(points)
@@ -178,6 +179,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         die_from_layout,
         angle,
         float(np.clip(confidence, 0.0, 1.0)),
+        bool(pips.dark[members[0]]),
     )
 
 
@@ -220,4 +222,5 @@ def _split(members: np.ndarray, pips: Pips) -> tuple[np.ndarray, np.ndarray]:
 def _unreadable(members: np.ndarray, pips: Pips, die_px: float) -> Face:
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     center = points.mean(axis=0)
-    return Face(tuple(members.tolist()), None, (float(center[0]), float(center[1])), die_px, 0.0, 0.0)
+    center_xy = (float(center[0]), float(center[1]))
+    return Face(tuple(members.tolist()), None, center_xy, die_px, 0.0, 0.0, bool(pips.dark[members[0]]))

@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.body import body_contrast, estimate_surface
 from vision.faces import Face, group_faces
 from vision.frames import as_bgr
 from vision.pips import find_pips
@@ -40,6 +41,9 @@ DEFAULT_PARAMS: dict[str, float] = {
     "layout_tolerance": 0.09,
     # How uneven the face around a lone pip may be (in units of the pip's contrast) for it to read as a 1.
     "face_spread": 0.6,
+    # How far the face around a lone pip must stand out from the surface around it, in units of how much
+    # that surface varies by itself (`vision.body`): a die showing 1 has a body, a speck on the tray has not.
+    "body_contrast": 2.0,
 }
 # Sane range of each parameter: what the calibration may search and what a profile may set.
 PARAM_RANGES: dict[str, tuple[float, float]] = {
@@ -50,12 +54,14 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
     "size_ratio": (1.2, 2.5),
     "layout_tolerance": (0.03, 0.2),
     "face_spread": (0.2, 1.5),
+    "body_contrast": (0.0, 8.0),
 }
 
 WORK_DIE_PX = 40.0  # die side after resizing: enough pixels for a pip of ~7 px, few enough to be fast
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
+RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -94,6 +100,7 @@ class DiceReader:
         else:
             work = _resize(gray, scale)
         faces = self._faces(work, die_px * scale, threshold)
+        faces = self._drop_bodiless_ones(faces, tray, die_px, scale)
         dice, unreadable = _to_frame(faces, work.shape, scale, (x0, y0))
         problem = None if dice or unreadable else "no dice found"
         extras = {"die_px": die_px, "scale": scale, "contrast": spread}
@@ -151,6 +158,30 @@ class DiceReader:
         if measured and abs(float(np.median(measured)) / die_px - 1.0) > 0.1:
             faces = group_faces(pips, work, float(np.median(measured)), self.params)
         return faces
+
+    def _drop_bodiless_ones(
+        self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float
+    ) -> list[Face]:
+        """Refuse lone pips that are not on a die: no body standing out from the surface, or wrong polarity.
+
+        Polarity: when every face with three or more pips (a layout no speck imitates) has dark pips, a lone
+        light dot is a letter on a key or a glint, not one of these dice showing 1; and the other way round.
+        A table of mixed dice shows faces of both polarities and keeps every lone pip that has a body.
+        """
+        lone = [face for face in faces if face.value == 1]
+        if not lone:
+            return faces
+        strong = {face.dark for face in faces if face.value is not None and face.value >= 3}
+        surface = estimate_surface(tray, die_px)
+        radius = RING_SHARE * die_px
+        refused = set()
+        for face in lone:
+            center = (face.center[0] / scale, face.center[1] / scale)
+            if (len(strong) == 1 and face.dark not in strong) or (
+                body_contrast(surface, tray, center, radius) < self.params["body_contrast"]
+            ):
+                refused.add(id(face))
+        return [face for face in faces if id(face) not in refused]
 
 
 def _to_frame(faces: list[Face], shape: tuple[int, ...], scale: float, offset: tuple[int, int]):

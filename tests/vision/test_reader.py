@@ -85,6 +85,27 @@ def test_the_tray_crop_ignores_dice_outside_it():
     assert all(die.center[0] < 320 for die in reading.dice)
 
 
+def test_a_speck_on_the_tray_is_not_a_die_showing_one():
+    frame, centres = draw_dice([3, 5, 2])
+    speck = (int(centres[0][0]), 400)  # a pip-sized dot on bare tray, well away from every die
+    cv2.circle(frame, speck, 5, (25, 25, 25), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [3, 5, 2]
+
+
+def test_a_lone_pip_on_a_face_of_its_own_colour_still_reads_as_one():
+    frame, _ = draw_dice([1, 4, 1])
+    assert DiceReader().read(frame).values == [1, 4, 1]
+
+
+def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
+    """White dice with black pips, and a light symbol on a dark key beside them: not a black die's 1."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    cv2.circle(frame, (308, 408), 5, (230, 230, 230), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [3, 5, 6, 4]
+    assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
+
+
 def test_seven_dice_are_all_reported():
     frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
     assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]

@@ -1,0 +1,68 @@
+"""Does a lone pip sit on a die? Evidence from the die's body rather than from its pips.
+
+A die showing 1 has a single pip, and a single dark or light dot is also what a speck on the tray, a screw
+head or a letter on a keyboard looks like. What sets a die apart is its body: a face whose colour stands out
+from the surface the dice lie on. The surface is estimated per place with a median over a window several dice
+wide (dice cover a small share of it, so the median is the surface even next to a die), on a copy shrunk so
+that a die is a few pixels across. A lone pip is kept when the ring of face around it differs from that
+surface by clearly more than the surface differs from itself (wood grain, felt, sensor noise): all of it in
+perceptual Lab units measured on this frame, so no threshold belongs to one camera or one tray.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DIE_PX_SMALL = 4.0  # die side in the shrunken copy: enough to see a body, small enough to be cheap
+WINDOW_DICE = 7  # median window, in dice: wide enough that the dice in it are the minority
+RING_SAMPLES = 16
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
+LIGHTNESS_WEIGHT = 0.5  # shading changes lightness more than colour; a body differs in either
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The estimated surface colour around every place, and how much the surface varies by itself."""
+
+    lab_small: np.ndarray  # the frame in Lab, shrunk
+    surface_small: np.ndarray  # median-filtered copy: the surface colour at each place
+    factor: float  # small pixels per image pixel
+    texture: float  # typical Lab distance of the frame from its surface estimate
+
+
+def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
+    """Model the surface the dice lie on, from a BGR image in which a die is `die_px` wide."""
+    factor = min(1.0, DIE_PX_SMALL / max(die_px, 1.0))
+    height, width = image.shape[:2]
+    size = (max(1, int(round(width * factor))), max(1, int(round(height * factor))))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(size) - 1) | 1)
+    surface = cv2.medianBlur(lab, max(window, 3))
+    texture = float(np.median(_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
+    return Surface(lab, surface, factor, texture)
+
+
+def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, float], radius: float) -> float:
+    """How far the face ring at `radius` around `center` stands out from the surface, in units of its texture.
+
+    The ring's median colour is compared with the surface colour at the centre, so a pip whose own colour is
+    far from the surface (a speck) does not count: only the face around it does.
+    """
+    height, width = image.shape[:2]
+    xs = np.clip(np.rint(center[0] + radius * np.cos(_ANGLES)), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(center[1] + radius * np.sin(_ANGLES)), 0, height - 1).astype(np.intp)
+    ring = cv2.cvtColor(image[ys, xs][None, :, :], cv2.COLOR_BGR2Lab)[0]
+    face = np.median(ring.astype(np.float32), axis=0)
+    sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
+    sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
+    distance = float(_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
+    return distance / max(surface.texture, 1.0)
+
+
+def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    delta = first.astype(np.float32) - second.astype(np.float32)
+    return np.sqrt(LIGHTNESS_WEIGHT * delta[:, 0] ** 2 + delta[:, 1] ** 2 + delta[:, 2] ** 2)
