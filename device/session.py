@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.camera_loop import CameraLoop, CameraStatus, DiceStill, SeenDice
+from device.coach import Coach
 from device.controls import BUTTON_NAMES, ControlEvent, Controls
 from device.cursor import BoxCursor
 from device.holdmatch import HeldDie, HeldDieMissing, place_held
@@ -41,10 +42,12 @@ SESSION_COMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "delete_game": (frozenset({"game_id"}), frozenset()),
     "press": (frozenset({"button"}), frozenset({"long"})),
     "sim_roll": (frozenset(), frozenset()),
+    "coach": (frozenset({"player", "on"}), frozenset()),
 }
 LOW_CONFIDENCE = 0.6  # a settled roll read with less confidence than this is flagged on the tablet
 HELD_DIE_REACH = 0.75  # a held die may shift this many die sides between rolls and still be the same die
 SUBMIT_TIMEOUT = 30.0
+WAITING_FOR_DICE = "waiting for all dice"  # the quiet note while some dice are out of view
 
 
 class Refused(Exception):
@@ -81,8 +84,10 @@ class TableSession:
         sim: SimTable | None = None,
         calibration: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        coach: Coach | None = None,
     ) -> None:
         self.store = store
+        self.coach = coach if coach is not None else Coach()
         self.sim = sim
         self.calibration_desk = calibration
         self._default_rules = default_rules
@@ -95,6 +100,7 @@ class TableSession:
         self._game: Game | None = None
         self._game_id: str | None = None
         self._seen_at: tuple[tuple[int, ...], list[tuple[float, float]], float] | None = None
+        self._dice_out = False  # the camera last saw fewer dice than the game needs (some in a hand)
         self._controls: Controls | None = None
         self._camera: CameraLoop | None = None
         self._thread: threading.Thread | None = None
@@ -116,6 +122,7 @@ class TableSession:
         self._publish()
         self._thread = threading.Thread(target=self._run, name="game", daemon=True)
         self._thread.start()
+        self.coach.start(lambda: self._queue.put(_Job("refresh")))  # table progress -> a new snapshot
         if camera is not None:
             camera.start()
 
@@ -125,6 +132,7 @@ class TableSession:
             self._queue.put(_Job("stop"))
             self._thread.join(10)
             self._thread = None
+        self.coach.close()
         if self._camera is not None:
             self._camera.stop()
         if self._controls is not None:
@@ -237,6 +245,9 @@ class TableSession:
                 job.done.set()
 
     def _handle(self, job: _Job) -> None:
+        if job.kind == "refresh":
+            self._publish()
+            return
         if job.kind == "camera":
             self._view.camera = job.payload
             if job.payload.state != "ok":
@@ -277,6 +288,8 @@ class TableSession:
             if button not in BUTTON_NAMES or not isinstance(long, bool):
                 raise MalformedCommand(f"button is one of {', '.join(BUTTON_NAMES)}; long is true or false")
             return self._press(button, long)
+        if kind == "coach":
+            return self.coach.command(self._game, self._game_id, command)
         return self._sim_roll()
 
     # --- session commands ---------------------------------------------------------------------
@@ -301,6 +314,7 @@ class TableSession:
             raise Refused("there is no such game") from None
         self._game, self._game_id = replay.game, game_id
         self._seen_at = None
+        self._dice_out = False
         self._view.confidence = []
         self._view.warning = replay.problem
         self._cursor.follow(self._game.preview(), new_roll=True)
@@ -370,18 +384,27 @@ class TableSession:
             return
         game = self._game
         warning = None
+        dice_were_out, self._dice_out = self._dice_out, False
         if game is None or game.finished:
             pass
-        elif isinstance(event, DiceChanged):
+        elif len(event.values) < game.rules.dice_count:
+            # Dice in a hand: the others were picked up to be thrown (the held ones lie still meanwhile).
+            # Not a mistake, so no beep; the note stays only if a die really went missing.
+            self._dice_out = True
+            seen_count = f"the camera sees {len(event.values)} of {game.rules.dice_count}"
+            self._view.warning = f"{WAITING_FOR_DICE}: {seen_count}"
+        elif isinstance(event, DiceChanged) and not dice_were_out:
             warning = "the dice moved without a throw: throw again, or correct them on the tablet"
-        elif isinstance(event, DiceSettled):
+        else:
+            # Settled dice, or "changed" dice that had been out of view: the watcher calls the landing of a
+            # throw that kept most dice (the held ones) a nudge, but the thrown dice were in a hand meanwhile.
             warning = self._camera_roll(game, event, seen)
         if warning is not None:
             self._view.warning = warning
             self._beep(False)
         self._publish()
 
-    def _camera_roll(self, game: Game, event: DiceSettled, seen: SeenDice) -> str | None:
+    def _camera_roll(self, game: Game, event: DiceSettled | DiceChanged, seen: SeenDice) -> str | None:
         """Turn settled dice into a roll; a warning instead when they cannot be one."""
         state = game.snapshot()
         if len(event.values) != game.rules.dice_count:
@@ -447,6 +470,7 @@ class TableSession:
             "warning": self._view.warning,
             "confidence": list(self._view.confidence),
             "sim": self.sim is not None,
+            "coach": self.coach.view(game, self._game_id),
         }
         snapshot = game.snapshot() if game is not None else None
         if self._controls is not None:  # before publishing, so whoever sees the snapshot sees the LEDs too

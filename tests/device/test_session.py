@@ -195,6 +195,32 @@ def test_dice_settling_without_rolls_left_or_nudged_are_warnings(table):
     assert state["game"]["dice"] == [3, 2, 3, 4, 5]
 
 
+def test_dice_picked_up_to_be_thrown_are_no_roll_and_no_beep(table):
+    table.settle([3, 3, 5, 6, 1])
+    table.press(PINS.hold[0])
+    table.press(PINS.hold[1])
+    beeps = len(table.buzzer_beeps())
+    state = table.settle([3, 3], xs=[100, 200])  # the others are in a hand: only the held threes lie still
+    assert state["game"]["rolls_used"] == 1 and state["game"]["dice"] == [3, 3, 5, 6, 1]
+    assert state["table"]["warning"].startswith("waiting for all dice")
+    nudge = DiceChanged([3, 3, 5, 6], [(100.0 * i, ROW_Y) for i in range(1, 5)], 0.9)  # one die picked up
+    state = table._after(lambda: table.session.post_dice(SeenDice(nudge, 40.0)))
+    assert state["game"]["rolls_used"] == 1 and state["table"]["warning"].startswith("waiting for all dice")
+    assert len(table.buzzer_beeps()) == beeps  # not a mistake: silence
+
+    # The throw lands. The watcher calls it a change (most dice, the held ones, stayed put), but the thrown
+    # dice were out of view meanwhile: it is a roll.
+    landed = DiceChanged([3, 3, 2, 2, 6], [(100.0 * i, ROW_Y) for i in range(1, 6)], 0.95)
+    state = table._after(lambda: table.session.post_dice(SeenDice(landed, 40.0, (0.95,) * 5)))
+    assert state["game"]["rolls_used"] == 2 and state["game"]["held"] == [0, 1]
+    assert state["game"]["dice"] == [3, 3, 2, 2, 6]
+    assert state["table"]["warning"] is None
+
+    nudge = DiceChanged([3, 3, 2, 1, 6], [(100.0 * i, ROW_Y) for i in range(1, 6)], 0.95)  # all in view
+    state = table._after(lambda: table.session.post_dice(SeenDice(nudge, 40.0)))
+    assert state["game"]["rolls_used"] == 2 and "without a throw" in state["table"]["warning"]
+
+
 def test_a_doubtful_reading_counts_but_is_flagged(table):
     event = DiceSettled([1, 2, 3, 4, 5], [(100.0 * i, ROW_Y) for i in range(1, 6)], 0.3)
     state = table._after(lambda: table.session.post_dice(SeenDice(event, 40.0, (0.9, 0.9, 0.2, 0.9, 0.9))))
