@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from device.advisor_cache import AdvisorCache
 from device.calibration_desk import CalibrationDesk
 from device.camera_loop import CameraLoop
+from device.coach import Coach
 from device.config import Config
 from device.controls import Controls
 from device.profile_store import ProfileStore
@@ -65,6 +67,7 @@ def build_table(config: Config, state_dir: Path, on_pi: bool) -> Table:
         default_rules=config.game.rules,
         scratch_confirm_seconds=config.controls.scratch_confirm_seconds,
         sim=sim,
+        coach=Coach(AdvisorCache(state_dir), state_dir),
     )
     camera = CameraLoop(
         source,
