@@ -137,6 +137,7 @@
     renderCard(game, table);
     renderLog(game.log || []);
     renderRanking(snap.game_id, game);
+    renderCoach(game, table.coach);
   }
 
   function isCameraOk(camera) {
@@ -218,10 +219,14 @@
     row.replaceChildren();
     const dice = game.dice && game.dice.length ? game.dice : new Array(game.dice_count).fill(0);
     const held = new Set(game.held || []);
+    const coachKeep = new Set((table.coach && table.coach.keep && table.coach.keep.positions) || []);
     dice.forEach((value, index) => {
       const confidence = confidenceOf(table, index);
       const low = value && typeof confidence === "number" && confidence < LOW_CONFIDENCE;
-      const slot = pk.el("div", { class: `die-slot${held.has(index) ? " held" : ""}${low ? " low" : ""}` });
+      const keep = value && coachKeep.has(index);
+      const slot = pk.el("div", {
+        class: `die-slot${held.has(index) ? " held" : ""}${low ? " low" : ""}${keep ? " coach-keep" : ""}`,
+      });
       const die = pk.el("button", {
         type: "button",
         class: "die",
@@ -260,10 +265,21 @@
     const head = pk.el("thead");
     const headRow = pk.el("tr");
     headRow.appendChild(pk.el("th", { class: "box-name", scope: "col" }, "Box"));
+    const coach = table.coach;
     game.players.forEach((player, index) => {
       const current = index === game.current_player && !game.finished;
-      headRow.appendChild(pk.el("th", { scope: "col", class: current ? "current" : "" },
-        `${current ? "▶ " : ""}${player.name}`));
+      const th = pk.el("th", { scope: "col", class: current ? "current" : "" }, `${current ? "▶ " : ""}${player.name}`);
+      if (coach && !game.finished) {
+        const on = Boolean(coach.enabled && coach.enabled[index]);
+        th.appendChild(pk.el("button", {
+          type: "button",
+          class: `coach-toggle${on ? " on" : ""}`,
+          dataset: { player: String(index) },
+          "aria-pressed": on ? "true" : "false",
+          title: on ? `Coach on for ${player.name}: tap to turn it off` : `Turn the coach on for ${player.name}`,
+        }, "Coach"));
+      }
+      headRow.appendChild(th);
     });
     head.appendChild(headRow);
     card.appendChild(head);
@@ -272,6 +288,7 @@
     const hasDice = game.dice && game.dice.length > 0;
     const preview = hasDice && !game.finished ? game.preview || {} : {};
     const { best, good } = bestBoxes(preview);
+    const coachBox = coach && coach.boxes && coach.boxes.length ? coach.boxes[0].box : null;
     const cursor = table.cursor;
     const pending = pendingBox(table.pending_scratch);
     const upper = game.boxes.filter((box) => box.upper);
@@ -300,13 +317,15 @@
         if (box.key === cursor) classes.push("cursor");
         if (box.key === pending) classes.push("pending");
         if (option.points === 0) classes.push("zero");
+        if (box.key === coachBox) classes.push("coach-best");
         const cell = pk.el("td", { class: classes.join(" ") });
         cell.appendChild(pk.el("button", {
           type: "button",
           class: "score",
           dataset: { box: box.key, points: String(option.points) },
-          "aria-label": `Score ${option.points} in ${box.label}`,
+          "aria-label": `Score ${option.points} in ${box.label}${box.key === coachBox ? " (the coach’s pick)" : ""}`,
         }, String(option.points)));
+        if (box.key === coachBox) cell.appendChild(pk.el("span", { class: "coach-mark", title: "The coach’s pick" }, "C"));
         row.appendChild(cell);
       });
       return row;
@@ -347,6 +366,58 @@
     if (player.upper_bonus > 0) return `+${player.upper_bonus}`;
     if (upperDone(player, upper)) return "0";
     return `${player.bonus_to_go} to go`;
+  }
+
+  /* The coach line under the dice (hint, table progress or why there are no hints) and the review. */
+  function renderCoach(game, coach) {
+    const line = $("coach-line");
+    const anyOn = Boolean(coach && (coach.enabled || []).some(Boolean));
+    const parts = [];
+    if (anyOn && !game.finished) {
+      const state = coach.table && coach.table.state;
+      if (coach.reason) parts.push(coach.reason);
+      else if (state === "building" || !coach.kind) {
+        const progress = coach.table ? Math.round((coach.table.progress || 0) * 100) : 0;
+        parts.push(`Coach: preparing the advisor table… ${progress}% (hints appear when it is ready)`);
+      } else if (coach.keep) {
+        const all = coach.keep.values.length === game.dice.length;
+        parts.push(all ? "Coach: keep them all (or score the marked box)" :
+          coach.keep.values.length ? `Coach: keep ${coach.keep.values.join(" ")}` : "Coach: reroll all");
+      } else if (coach.boxes && coach.boxes.length) {
+        parts.push(`Coach: score ${boxLabel(game, coach.boxes[0].box)}`);
+      }
+      if (coach.kind === "heuristic") parts.push("(heuristic advice, not exact)");
+      if (coach.note) parts.push(`· ${coach.note}`);
+    }
+    line.textContent = parts.join(" ");
+    line.hidden = !parts.length;
+    renderReview(game, coach);
+  }
+
+  function renderReview(game, coach) {
+    const panel = $("coach-review");
+    const review = coach && coach.review;
+    panel.hidden = !(game.finished && review);
+    if (panel.hidden) return;
+    const list = $("coach-review-list");
+    list.replaceChildren();
+    game.players.forEach((player, index) => {
+      const mine = review[String(index)];
+      if (!mine) return;
+      const item = pk.el("li", { class: "coach-player" });
+      item.appendChild(pk.el("h3", {}, `${player.name}: ${mine.total_cost.toFixed(1)} points lost to optimal play`));
+      const costly = mine.decisions.filter((d) => d.cost >= 0.05);
+      const rows = pk.el("ol", { class: "coach-decisions" });
+      if (!costly.length) rows.appendChild(pk.el("li", {}, "Every decision was optimal."));
+      costly.forEach((d) => {
+        const when = `Round ${d.round}, ${d.dice.join(" ")}${d.rolls_left ? ` (${d.rolls_left} left)` : ""}`;
+        rows.appendChild(pk.el("li", {},
+          `${when}: ${d.choice}; best was ${d.best} (−${d.cost.toFixed(2)})`));
+      });
+      item.appendChild(rows);
+      list.appendChild(item);
+    });
+    $("coach-review-note").textContent = coach.note || "Costs are expected points lost against optimal play.";
   }
 
   function renderLog(lines) {
@@ -404,6 +475,12 @@
   }
 
   $("card").addEventListener("click", async (event) => {
+    const toggle = event.target.closest("button.coach-toggle");
+    if (toggle && snapshot && snapshot.table && snapshot.table.coach) {
+      const player = Number(toggle.dataset.player);
+      send({ type: "coach", player, on: !snapshot.table.coach.enabled[player] });
+      return;
+    }
     const button = event.target.closest("button.score");
     if (!button || !snapshot || !snapshot.game) return;
     const key = button.dataset.box;

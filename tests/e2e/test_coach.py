@@ -1,0 +1,47 @@
+"""The coach in headless Chromium against `pipkeeper run --sim`: the switch in a player's column turns on
+the hints, and the dice to keep are outlined once the advisor table is ready (the 'forced' rules' table
+builds in under a second, so the test sees the background build finish)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HINT_TIMEOUT = 60_000  # ms: the table is built in a child process on first use
+
+
+def test_switching_the_coach_on_outlines_the_dice_to_keep(server, browser, artifacts):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{server}/setup")
+    token = page.request.get(f"{server}/api/csrf").json()["token"]
+
+    def post(command: dict):
+        return page.request.post(f"{server}/api/commands", data=command, headers={"X-CSRF-Token": token})
+
+    assert post({"type": "new_game", "players": ["Eve", "Flo"], "rules": "forced"}).ok
+    post({"type": "roll", "values": [1, 6, 1, 3, 4]})  # the simulated camera may have rolled first (409)
+    assert post({"type": "correct", "values": [1, 6, 1, 3, 4]}).ok
+
+    page.goto(f"{server}/")
+    toggle = page.locator('button.coach-toggle[data-player="0"]')
+    toggle.wait_for(state="visible")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.locator(".die-slot.coach-keep").count() == 0
+    toggle.click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.die-slot.coach-keep').length === 2", timeout=HINT_TIMEOUT
+    )
+    kept = [
+        int(i)
+        for i in page.locator(".die-slot.coach-keep .die").evaluate_all("ds => ds.map(d => d.dataset.index)")
+    ]
+    assert kept == [0, 2]
+    assert page.locator('button.coach-toggle[data-player="0"]').get_attribute("aria-pressed") == "true"
+    line = page.locator("#coach-line").inner_text()
+    assert "keep 1 1" in line and "solitaire" in line
+    assert page.locator("td.coach-best button.score[data-box='ones']").count() == 1
+    page.screenshot(path=str(artifacts / "coach-keep-1024x768.png"))
+    context.close()
