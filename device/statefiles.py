@@ -16,11 +16,18 @@ from typing import Any
 PI_STATE_DIR = Path("/var/lib/pipkeeper")
 
 
-def default_state_dir() -> Path:
-    """The state directory when none is given: systemd's StateDirectory, else a per-user directory."""
+def default_state_dir(installed: Path = PI_STATE_DIR) -> Path:
+    """The state directory when none is given: systemd's, the installed service's, else a per-user one.
+
+    The installed service's directory is taken whenever it exists and this user may write to it, so that
+    `sudo -u pipkeeper pipkeeper set-admin-password` on a Pi writes where the service reads, while a
+    developer's `make run` on the same Pi keeps to a directory of its own.
+    """
     from_systemd = os.environ.get("STATE_DIRECTORY")
     if from_systemd:
         return Path(from_systemd.split(":")[0])
+    if installed.is_dir() and os.access(installed, os.W_OK | os.X_OK):
+        return installed
     xdg = os.environ.get("XDG_STATE_HOME")
     base = Path(xdg) if xdg else Path.home() / ".local" / "state"
     return base / "pipkeeper"
