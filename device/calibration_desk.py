@@ -2,7 +2,8 @@
 
 Changes apply to the camera loop at once (the live view shows their effect on the next frame) but reach the
 disk only on `save`, so a maker can experiment and walk away without breaking the table: a restart loads the
-saved profile, and `revert` goes back to the one before the last save.
+saved profile. `revert` first drops unsaved changes (back to the saved profile); with nothing unsaved it goes
+back to the profile before the last save, so one bad save is undone the same way.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ class CalibrationDesk:
         return self.calibration()
 
     def revert(self) -> dict[str, Any]:
-        self._camera.set_profile(self._profiles.revert())
+        """Back to the saved profile; already there, back to the one before it (ValueError when none)."""
+        self._camera.set_profile(self._profiles.revert() if self._saved else self._profiles.load())
         self._saved = True
         return self.calibration()
 

@@ -194,8 +194,11 @@ def test_the_admin_desk_changes_the_reader_live_saves_and_reverts(tmp_path, make
     assert session.save_calibration()["saved"] is True
     assert profiles.load().pip_polarity == "dark"
     session.update_calibration({"pip_polarity": "light"})
+    reverted = session.revert_calibration()  # unsaved changes: back to the saved profile
+    assert reverted["profile"]["pip_polarity"] == "dark" and reverted["saved"] is True
+    session.update_calibration({"pip_polarity": "light"})
     session.save_calibration()
-    assert session.revert_calibration()["profile"]["pip_polarity"] == "dark"
+    assert session.revert_calibration()["profile"]["pip_polarity"] == "dark"  # the save before
     read = session.test_read()
     assert read["problem"] is None and len(read["values"]) == len(session.sim.tray.values)
 
