@@ -40,8 +40,13 @@ class BadTableFile(ValueError):
 
 
 def table_path(state_dir: Path, name: str, options: Mapping[str, str] | None = None) -> Path:
-    """Where the table of one rule variant lives: one file per rule set and options."""
-    variant = "".join(f"-{key}={value}" for key, value in sorted(dict(options or {}).items()))
+    """Where the table of one rule variant lives: one file per rule set and options.
+
+    The name lists every option with defaults filled in, so `{}` and `{"joker": "forced"}` share one file
+    instead of building the same table twice.
+    """
+    chosen = get_rules(name, options).options
+    variant = "".join(f"-{key}={value}" for key, value in sorted(chosen.items()))
     return Path(state_dir) / SUBDIRECTORY / f"{name}{variant}.table"
 
 

@@ -14,26 +14,25 @@ import sys
 import time
 import tracemalloc
 
+from device.commands.score import add_rules_options, rules_from_args
 from scoring.advisor.model import UnsupportedRules, build_model
 from scoring.advisor.solver import solve
-from scoring.rules import RULE_NAMES, get_rules
+from scoring.rules import RULE_NAMES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("bench-advisor", help="time and memory of building one advisor table")
+    add_rules_options(parser, rules_flag=False)
     parser.add_argument("--rules", required=True, choices=RULE_NAMES)
-    parser.add_argument("--options", default="{}", help='rule options as JSON, e.g. {"joker": "free"}')
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = json.loads(args.options)
-        if not isinstance(options, dict):
-            raise ValueError("--options must be a JSON object")
+        rules = rules_from_args(args.rules, args)
         tracemalloc.start()
         started, cpu_started = time.perf_counter(), time.process_time()
-        table = solve(build_model(get_rules(args.rules, options)))
+        table = solve(build_model(rules))
         seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
         _, traced_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result = {
         "rules": args.rules,
-        "options": options,
+        "options": dict(rules.options),
         "expected_score": round(table.expected_score, 4),
         "seconds": round(seconds, 2),
         "cpu_seconds": round(cpu_seconds, 2),

@@ -156,12 +156,21 @@ def _state(table: Table, card: Mapping[str, int]) -> tuple[int, int, int]:
 
 
 def _checked_card(table: Table, card: Mapping[str, int]) -> dict[str, int]:
+    """The card as a dict, or ValueError with the reason it cannot occur in a game.
+
+    Points must be ones some hand scores in that box: the table solves only the upper subtotals such points
+    can make, and any other subtotal would read an unsolved (NaN) state.
+    """
     model = table.model
     for box, points in card.items():
         if box not in model.boxes:
             raise ValueError(f"{model.rules.name} has no box {box!r}")
         if isinstance(points, bool) or not isinstance(points, int) or points < 0:
             raise ValueError(f"points in {box!r} must be a whole number of at least 0, not {points!r}")
+        possible = np.unique(model.score[model.boxes.index(box)])
+        if points not in possible:
+            listed = ", ".join(str(p) for p in possible)
+            raise ValueError(f"no hand scores {points} in {box!r} (possible: {listed})")
     if len(card) >= model.box_count:
         raise ValueError("the card is already full")
     if model.forced_order and set(card) != set(model.boxes[: len(card)]):

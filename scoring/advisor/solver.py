@@ -21,7 +21,9 @@ import numpy as np
 from scoring.advisor.model import GameModel
 from scoring.advisor.turn import turn_start_value
 
-CHUNK_STATES = 4096
+# States whose final hands are valued together: large enough that the per-box numpy calls are few, small
+# enough to keep the (hands, states) arrays a few megabytes; `turn_start_value` splits them further.
+CHUNK_STATES = 2048
 Progress = Callable[[float], None]
 
 
@@ -76,23 +78,35 @@ def level_states(model: GameModel, reach: np.ndarray, filled: int) -> States:
 def final_values(
     table_values: np.ndarray, model: GameModel, states: States, special: SpecialTable
 ) -> np.ndarray:
-    """(hands, states) value of each hand with no roll left: its best legal box, points plus what follows."""
-    hands = model.space.hand_count
-    best = np.full((hands, len(states)), -np.inf)
-    for box in range(model.box_count):
-        usable = box_usable(model, states, box)
-        if not usable.any():
-            continue
-        if model.upper[box] or box == model.flag_box:
-            points = np.unique(model.score[box])
-            after = next_values(table_values, model, states, box, points[:, None])
-            after[:, ~usable] = -np.inf
-            candidate = (points[:, None] + after)[np.searchsorted(points, model.score[box])]
+    """(hands, states) value of each hand with no roll left: its best legal box, points plus what follows.
+
+    In a box whose points change nothing later (not upper, not the flag box), every hand that scores 0 is
+    worth the same, the box's scratch value, and a hand that scores there beats its own scratch. So the best
+    such scratch is found once per state and each of those boxes visits only the hands it gives points to
+    (a handful for the straights and the yatzy), which about halves this step.
+    """
+    usable = {box: box_usable(model, states, box) for box in range(model.box_count)}
+    usable = {box: open_ for box, open_ in usable.items() if open_.any()}
+    plain = [box for box in usable if not (model.upper[box] or box == model.flag_box)]
+    scratch = np.full(len(states), -np.inf)
+    plain_after = {}
+    for box in plain:
+        after = np.where(usable[box], next_values(table_values, model, states, box, np.int64(0)), -np.inf)
+        np.maximum(scratch, after, out=scratch)
+        plain_after[box] = after
+    best = np.repeat(scratch[None, :], model.space.hand_count, axis=0)
+    for box, after in plain_after.items():
+        hands = np.flatnonzero(model.score[box] > 0)
+        candidate = model.score[box, hands][:, None] + after[None, :]
+        if len(hands) == len(best):
+            np.maximum(best, candidate, out=best)
         else:
-            after = next_values(table_values, model, states, box, np.int64(0))
-            after[~usable] = -np.inf
-            candidate = model.score[box][:, None] + after[None, :]
-        np.maximum(best, candidate, out=best)
+            best[hands] = np.maximum(best[hands], candidate)
+    for box in [box for box in usable if box not in plain]:
+        points = np.unique(model.score[box])
+        after = next_values(table_values, model, states, box, points[:, None])
+        after[:, ~usable[box]] = -np.inf
+        np.maximum(best, (points[:, None] + after)[np.searchsorted(points, model.score[box])], out=best)
     if len(model.special_hands):
         best[model.special_hands] = special_values(table_values, model, states, special)
     return best

@@ -12,6 +12,11 @@ import numpy as np
 
 from scoring.advisor.dice import FACES, DiceSpace
 
+# States per block in `turn_start_value`. A turn makes about a hundred passes over a (keeps, states) array; at
+# 256 states that array (462 x 256 float64, under 1 MB) stays in the core's L2 cache, while 4096-state blocks
+# spill to main memory and the whole build runs about 2.5 times slower.
+BLOCK_STATES = 256
+
 
 def keep_values(space: DiceSpace, hand_values: np.ndarray) -> np.ndarray:
     """(keeps, states) expected value of each keep before rerolling, from (hands, states) values after it.
@@ -56,8 +61,12 @@ def hand_values_with_rolls(space: DiceSpace, final_values: np.ndarray, rolls_lef
 
 
 def turn_start_value(space: DiceSpace, final_values: np.ndarray, rolls: int = 3) -> np.ndarray:
-    """(states,) expected value at the start of a turn that allows `rolls` rolls."""
-    after_first_roll = hand_values_with_rolls(space, final_values, rolls - 1)
-    # A weighted sum instead of `@`: a matrix product would wake OpenBLAS's thread pool, whose spinning
-    # threads take the second core from the game and the web server.
-    return np.einsum("h,hs->s", space.hand_probability, after_first_roll)
+    """(states,) expected value at the start of a turn that allows `rolls` rolls, in cache-sized blocks."""
+    values = np.empty(final_values.shape[1])
+    for start in range(0, len(values), BLOCK_STATES):
+        block = slice(start, start + BLOCK_STATES)
+        after_first_roll = hand_values_with_rolls(space, final_values[:, block], rolls - 1)
+        # A weighted sum instead of `@`: a matrix product would wake OpenBLAS's thread pool, whose spinning
+        # threads take the second core from the game and the web server.
+        values[block] = np.einsum("h,hs->s", space.hand_probability, after_first_roll)
+    return values

@@ -48,6 +48,11 @@ def test_a_table_for_other_rules_is_refused(forced_file):
         decode_table(encode_table(table), build_model(get_rules("yatzy")))
 
 
+def test_default_options_share_the_file_of_the_same_variant(tmp_path):
+    assert table_path(tmp_path, "yahtzee") == table_path(tmp_path, "yahtzee", {"joker": "forced"})
+    assert table_path(tmp_path, "yahtzee") != table_path(tmp_path, "yahtzee", {"joker": "free"})
+
+
 def test_a_truncated_file_is_not_loaded(forced_file, tmp_path):
     state_dir, _ = forced_file
     path = table_path(tmp_path, "forced")
@@ -106,7 +111,11 @@ def test_advise_with_no_roll_left_lists_the_legal_boxes(forced_file, capsys):
         (["6", "1", "1"], "5 dice"),
         (["--card", '{"nope": 1}', "1", "2", "3", "4", "5"], "no box"),
         (["--card", "[1]", "1", "2", "3", "4", "5"], "JSON object"),
-        (["--rolls-left", "3", "1", "2", "3", "4", "5"], "rolls left"),
+        (["--rolls-left", "3", "1", "2", "3", "4", "5"], "--rolls-left must be 0, 1 or 2"),
+        (["--card", '{"ones": 7}', "1", "2", "3", "4", "5"], "no hand scores 7 in 'ones'"),
+        (["6", "1", "x", "3", "2"], "1 to 6, not 'x'"),
+        (["--rules", "bogus", "6", "1", "1", "3", "2"], "--rules must be one of"),
+        (["--joker", "free", "6", "1", "1", "3", "2"], "no option 'joker'"),
         ([], "dice values"),
     ],
 )

@@ -84,6 +84,7 @@ def test_the_cost_of_a_keep_is_its_shortfall(small):
         ({}, [1, 2, 3, 4, 5], 0, [1], "box name"),
         ({}, [1, 2, 3, 4, 5], 2, "chance", "dice kept"),
         ({"nope": 3}, [1, 2, 3, 4, 5], 2, [1], "no box"),
+        ({"sixes": 7}, [1, 2, 3, 4, 5], 2, [1], "no hand scores 7"),
         ({}, [1, 2, 3, 4, 7], 2, [1], "1 to 6"),
         ({}, [1, 2, 3, 4], 2, [1], "5 dice"),
         ({}, [1, 2, 3, 4, 5], 3, [1], "rolls left"),

@@ -1,6 +1,6 @@
 """The full games: published optimal expectations, hand-worked decisions, and 10,000 games under the advisor.
 
-Building the three tables takes about 75 seconds of one core, so these run only when asked (`make test-slow`,
+Building the three tables takes about a minute of one core, so these run only when asked (`make test-slow`,
 or `.venv/bin/python -m pytest -m slow tests/scoring/test_advisor_full_games.py`).
 """
 
