@@ -27,6 +27,7 @@ _LAYOUTS = {
 DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
 _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
+OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
 
 
 def _fingerprint(points: np.ndarray) -> np.ndarray:
@@ -59,7 +60,31 @@ def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, f
     faces: list[Face] = []
     for group in groups:
         faces.extend(_judge(np.array(group), pips, die_px, params))
-    return _drop_side_faces(faces, pips, die_px)
+    return _merge_overlaps(_drop_side_faces(faces, pips, die_px), pips, die_px, params)
+
+
+def _merge_overlaps(faces: list[Face], pips: Pips, die_px: float, params: dict[str, float]) -> list[Face]:
+    """Two dice cannot overlap: faces closer than `OVERLAP` die sides are one die read in pieces.
+
+    The columns of a six each look like a three, and a face with a stray pip beside it can be cut into a
+    face and a one. The pieces' pips are judged together; if they form no face, the piece with more pips
+    (the stronger evidence) stays and the other goes.
+    """
+    readable = sorted((face for face in faces if face.value is not None), key=lambda face: -face.value)
+    kept: list[Face] = []
+    for face in readable:
+        clash = next((other for other in kept if _gap(face, other) < OVERLAP * die_px), None)
+        if clash is None:
+            kept.append(face)
+            continue
+        union = _as_face(np.array(sorted(set(face.members) | set(clash.members))), pips, die_px, params)
+        if union is not None:
+            kept[kept.index(clash)] = union
+    return kept + [face for face in faces if face.value is None]
+
+
+def _gap(first: Face, second: Face) -> float:
+    return float(np.hypot(first.center[0] - second.center[0], first.center[1] - second.center[1]))
 
 
 def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]:

@@ -106,6 +106,15 @@ def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
 
 
+@pytest.mark.parametrize(("value", "dot"), [(6, (0.0, -0.4)), (2, (0.0, 0.27))])
+def test_a_stray_dot_on_a_die_does_not_make_a_second_die(value, dot):
+    """Dice cannot overlap: a dot of dirt on a six must not cut it into two threes, nor a two into ones."""
+    frame, centres = draw_dice([1, value, 5], die=64)
+    x, y = centres[1]
+    cv2.circle(frame, (int(x + dot[0] * 64), int(y + dot[1] * 64)), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [1, value, 5]
+
+
 def test_seven_dice_are_all_reported():
     frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
     assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]
