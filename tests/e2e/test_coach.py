@@ -4,11 +4,27 @@ builds in under a second, so the test sees the background build finish)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytestmark = pytest.mark.browser
 
 HINT_TIMEOUT = 60_000  # ms: the table is built in a child process on first use
+
+
+def quiet_table(page, server: str, quiet_for: float = 1.0, give_up: float = 20.0) -> None:
+    """Wait until no dice moved or changed for `quiet_for` seconds (or `give_up` passed)."""
+    last, since, end = None, time.monotonic(), time.monotonic() + give_up
+    while time.monotonic() < end:
+        snap = page.request.get(f"{server}/api/state").json()
+        game = snap.get("game") or {}
+        seen = (snap.get("game_id"), game.get("dice"), game.get("rolls_used"))
+        if seen != last or (snap.get("table") or {}).get("moving"):
+            last, since = seen, time.monotonic()
+        elif time.monotonic() - since >= quiet_for:
+            return
+        time.sleep(0.1)
 
 
 def test_switching_the_coach_on_outlines_the_dice_to_keep(server, browser, artifacts):
@@ -21,9 +37,13 @@ def test_switching_the_coach_on_outlines_the_dice_to_keep(server, browser, artif
     def post(command: dict):
         return page.request.post(f"{server}/api/commands", data=command, headers={"X-CSRF-Token": token})
 
+    quiet_table(page, server)  # a throw of an earlier test still landing would become a roll of this game
     assert post({"type": "new_game", "players": ["Eve", "Flo"], "rules": "forced"}).ok
     post({"type": "roll", "values": [1, 6, 1, 3, 4]})  # the simulated camera may have rolled first (409)
     assert post({"type": "correct", "values": [1, 6, 1, 3, 4]}).ok
+    quiet_table(page, server)
+    game = page.request.get(f"{server}/api/state").json()["game"]
+    assert game["dice"] == [1, 6, 1, 3, 4] and game["held"] == [], game["log"][-4:]
 
     page.goto(f"{server}/")
     toggle = page.locator('button.coach-toggle[data-player="0"]')
