@@ -150,7 +150,9 @@ def _yahtzee_boxes() -> list[Box]:
         Box("three_of_a_kind", _groups_sum_of_all(3), "sum of all dice when at least three show one face"),
         Box("four_of_a_kind", _groups_sum_of_all(4), "sum of all dice when at least four show one face"),
         Box("full_house", _groups_fixed(25, 3, 2), "25 for three of one face and two of another"),
-        Box("small_straight", _any_run(30, 4), "30 for any four faces in a row"),
+        Box(
+            "small_straight", _any_run(30, 4), "30 for any four faces in a row (a large straight counts too)"
+        ),
         Box("large_straight", _any_run(40, 5), "40 for five faces in a row"),
         Box("yahtzee", _groups_fixed(50, 5), "50 for five of a kind"),
         Box("chance", _total, "sum of all dice"),
@@ -238,10 +240,19 @@ class RuleSet:
         lines.append(upper)
         if self.forced_order:
             lines.append("boxes are filled strictly from top to bottom")
-        if self.joker:
-            lines.append(f"a further Yahtzee earns +{YAHTZEE_BONUS} while the Yahtzee box holds 50")
+        if not self.joker:
+            top = "maxi_yatzy" if "maxi_yatzy" in self.box_rules else "yatzy"
+            lines.append(f"no bonus for a second {self.label(top)} and no joker")
+        else:
+            lines.append(
+                f"a further Yahtzee earns +{YAHTZEE_BONUS} while the Yahtzee box holds 50 "
+                "(not counted toward the upper bonus)"
+            )
             lines.append(JOKER_NOTES[self.joker])
-        lines.append("any open box may be scratched for 0")
+        if self.forced_order:
+            lines.append("the next box takes the hand even when it does not fit, for 0 (a scratch)")
+        else:
+            lines.append("a box may take a hand that does not fit it, for 0 (a scratch)")
         return lines
 
     # --- checking input -----------------------------------------------------------------------
@@ -267,8 +278,18 @@ class RuleSet:
                 raise ValueError(f"points in {box!r} must be a whole number, not {points!r}")
             if points < 0:
                 raise ValueError(f"points in {box!r} cannot be negative ({points})")
+            possible = self.possible_points(box)
+            if points not in possible:
+                raise ValueError(f"no hand scores {points} in {box!r} (possible: {_point_list(possible)})")
             checked[box] = points
         return checked
+
+    def possible_points(self, box: str) -> frozenset[int]:
+        """Every number `box` can hold on a card: 0 (a scratch) and what some hand scores there.
+
+        The joker adds nothing new: its fixed values (25/30/40) and sums are what real hands score too.
+        """
+        return _possible_points(self, box)
 
     # --- scoring a hand -----------------------------------------------------------------------
     def box_score(self, box: str, dice: Sequence[int]) -> int:
@@ -349,6 +370,32 @@ class RuleSet:
 
     def _joker_points(self, box: str, dice: Sequence[int]) -> int:
         return JOKER_FIXED_POINTS.get(box, self.box_score(box, dice))
+
+
+@lru_cache(maxsize=256)
+def _possible_points(rules: RuleSet, box: str) -> frozenset[int]:
+    scorer = rules._box(box).scorer
+    return frozenset({0} | {scorer(_counts(hand)) for hand in _all_hands(rules.dice_count)})
+
+
+def _all_hands(count: int) -> list[tuple[int, ...]]:
+    """Every hand of `count` dice as a sorted tuple (each multiset once)."""
+    if count == 0:
+        return [()]
+    return [
+        hand + (face,) for hand in _all_hands(count - 1) for face in FACES if not hand or face >= hand[-1]
+    ]
+
+
+def _point_list(points: frozenset[int]) -> str:
+    """ "0, 5, 10, 15" or, for long lists, "0, 6 to 36"."""
+    ordered = sorted(points)
+    if len(ordered) <= 8:
+        return ", ".join(map(str, ordered))
+    rest = ordered[1:]
+    if rest == list(range(rest[0], rest[-1] + 1)):
+        return f"0, {rest[0]} to {rest[-1]}"
+    return ", ".join(map(str, ordered[:6])) + f", ..., {ordered[-1]}"
 
 
 def _check_options(name: str, options: Mapping[str, object]) -> dict:

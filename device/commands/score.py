@@ -23,6 +23,25 @@ class BadInput(ValueError):
     """Input the command refuses; the message is printed as the one-line reason."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A subcommand parser whose every complaint is one line on stderr and exit code 2.
+
+    argparse would print the usage block, and would leave unknown options to the top-level parser;
+    here they are kept (in `unknown_args`) for the handler to refuse in one line. Dice after an option
+    (`score 3 3 --rules yatzy 5 6 1`) are left over by argparse too; they join the other dice.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        options = [arg for arg in extras if arg.startswith("-") and not re.fullmatch(r"-[0-9]+", arg)]
+        namespace.unknown_args = options
+        namespace.dice = [*getattr(namespace, "dice", []), *(arg for arg in extras if arg not in options)]
+        return namespace, []
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(BAD_INPUT, f"{self.prog}: {message}\n")
+
+
 def add_rules_options(parser: argparse.ArgumentParser, rules_flag: bool) -> None:
     """The options that pick a rule set, shared by `score` and `rules`."""
     if rules_flag:
@@ -44,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description='Print {"legal": {box: points}, "extra": points} for a hand, given the boxes already '
         "filled. Example: pipkeeper score --rules yahtzee --card '{\"yahtzee\": 50}' 4 4 4 4 4",
     )
+    parser.__class__ = OneLineParser  # add_parser builds the plain class; this one only changes errors
     add_rules_options(parser, rules_flag=True)
     parser.add_argument("--card", metavar="JSON", default="{}", help='the filled boxes: {"fives": 20, ...}')
     parser.add_argument("dice", nargs="*", metavar="DIE", help="the face values, 1 to 6")
@@ -61,6 +81,8 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def score_hand(args: argparse.Namespace) -> dict:
+    if args.unknown_args:
+        raise BadInput(f"unknown option {args.unknown_args[0]!r} (see pipkeeper score --help)")
     if args.rules is None:
         raise BadInput(f"--rules is required (one of {', '.join(RULE_NAMES)})")
     rules = rules_from_args(args.rules, args)
@@ -72,10 +94,10 @@ def score_hand(args: argparse.Namespace) -> dict:
 
 
 def _die(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise BadInput(f"a die shows 1 to 6, not {text!r}") from None
+    # Plain ASCII digits only: int() would also take "５" or "1_0".
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise BadInput(f"a die shows 1 to 6, not {text!r}")
+    return int(text)
 
 
 def _card(text: str) -> dict:

@@ -91,12 +91,63 @@ def test_dice_may_come_as_one_argument(capsys):
         (["--rules", "poker", "1", "2", "3", "4", "5"], "unknown rule set 'poker'"),
         (["--rules", "yatzy", "--joker", "free", "1", "2", "3", "4", "5"], "no option 'joker'"),
         (["1", "2", "3", "4", "5"], "--rules is required"),
+        (
+            ["--rules", "yahtzee", "--card", '{"fives": 7}', "1", "2", "3", "4", "5"],
+            "no hand scores 7 in 'fives'",
+        ),
+        (["--rules", "yahtzee", "--card", '{"yahtzee": 49}', "1", "2", "3", "4", "5"], "possible: 0, 50"),
+        (["--rules", "yatzy", "--card", '{"fives": true}', "1", "2", "3", "4", "5"], "whole number"),
+        (["--rules", "yatzy", "--card", '{"fives": null}', "1", "2", "3", "4", "5"], "whole number"),
+        (["--rules", "yatzy", "--card", '{"fives": -5}', "1", "2", "3", "4", "5"], "negative"),
+        (["--rules", "yatzy", "--card", "", "1", "2", "3", "4", "5"], "not valid JSON"),
+        (["--rules", "yatzy", "1", "2", "3", "4", "5", "--bogus"], "unknown option '--bogus'"),
+        (["--rules"], "argument --rules: expected one argument"),
+        (["--rules", "yatzy", "--card"], "argument --card: expected one argument"),
+        (["--rules", "yatzy", "1", "2", "3", "4", "-5"], "1 to 6, not -5"),
+        (["--rules", "yatzy", "1", "2", "3", "4", "\uff15"], "not '\uff15'"),
+        (["--rules", "yatzy", "1", "2", "3", "4", "1_0"], "not '1_0'"),
+        (["--rules", "yatzy", "1", "2", "3", "4", "5", "6"], "played with 5 dice, got 6"),
+        (["--rules", "maxi", "--card", '{"yatzy": 50}', "1", "2", "3", "4", "5", "6"], "no box 'yatzy'"),
     ],
 )
 def test_bad_input_exits_non_zero_with_one_line(capsys, argv, reason):
-    code, out, err = score(capsys, *argv)
+    try:
+        code, out, err = score(capsys, *argv)
+    except SystemExit as exit:  # argparse's own complaints leave through SystemExit
+        code, (out, err) = exit.code, capsys.readouterr()
     assert code != 0 and out == ""
     assert err.count("\n") == 1 and reason in err and "Traceback" not in err
+
+
+def test_dice_may_come_before_and_between_options(capsys):
+    result = legal_and_extra(capsys, "3", "3", "--rules", "yatzy", "3", "--card", '{"ones": 0}', "5", "5")
+    assert result["legal"]["full_house"] == 19 and "ones" not in result["legal"]
+
+
+def test_filled_boxes_are_not_listed_and_a_full_card_lists_nothing(capsys):
+    card = {"ones": 0, "twos": 4, "chance": 20}
+    result = legal_and_extra(capsys, "--rules", "yatzy", "--card", json.dumps(card), "2", "2", "3", "3", "3")
+    assert set(result["legal"]) == {
+        "threes", "fours", "fives", "sixes", "one_pair", "two_pairs", "three_of_a_kind",
+        "four_of_a_kind", "small_straight", "large_straight", "full_house", "yatzy",
+    }  # fmt: skip
+    full = {box: 0 for box in ("ones", "twos", "threes", "fours", "fives", "sixes")}
+    full |= {"three_of_a_kind": 0, "four_of_a_kind": 0, "full_house": 25, "small_straight": 30}
+    full |= {"large_straight": 40, "yahtzee": 50, "chance": 0}
+    result = legal_and_extra(
+        capsys, "--rules", "yahtzee", "--card", json.dumps(full), "6", "6", "6", "6", "6"
+    )
+    assert result == {"legal": {}, "extra": 0}
+
+
+def test_yahtzee_zero_keeps_the_joker_but_pays_no_bonus(capsys):
+    card = json.dumps({"yahtzee": 0, "threes": 9})
+    result = legal_and_extra(capsys, "--rules", "yahtzee", "--card", card, "3", "3", "3", "3", "3")
+    assert result["extra"] == 0 and result["legal"]["full_house"] == 25 and "ones" not in result["legal"]
+    free = legal_and_extra(
+        capsys, "--rules", "yahtzee", "--joker", "free", "--card", '{"yahtzee": 0}', "3", "3", "3", "3", "3"
+    )
+    assert free["extra"] == 0 and free["legal"]["threes"] == 15 and free["legal"]["full_house"] == 0
 
 
 def test_rules_lists_every_rule_set(capsys):

@@ -295,3 +295,92 @@ def test_upper_bonus_edges(rules, upper, bonus):
     assert rules.upper_bonus(card) == bonus
     assert rules.total(card, extra=100) == sum(upper) + 20 + bonus + 100
     assert rules.bonus_to_go(card) == max(0, rules.bonus_threshold - sum(upper))
+
+
+# --- cards from outside: impossible points ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "card", "reason"),
+    [
+        (YAHTZEE, {"fives": 7}, "no hand scores 7 in 'fives' (possible: 0, 5, 10, 15, 20, 25)"),
+        (YAHTZEE, {"yahtzee": 49}, "no hand scores 49 in 'yahtzee' (possible: 0, 50)"),
+        (YAHTZEE, {"full_house": 19}, "possible: 0, 25"),
+        (YAHTZEE, {"chance": 4}, "possible: 0, 5 to 30"),
+        (YATZY, {"fives": 30}, "no hand scores 30 in 'fives'"),
+        (YATZY, {"two_pairs": 7}, "no hand scores 7 in 'two_pairs'"),
+        (YATZY, {"full_house": 10}, "no hand scores 10 in 'full_house'"),
+        (YATZY, {"yatzy": 100}, "possible: 0, 50"),
+        (MAXI, {"maxi_yatzy": 50}, "possible: 0, 100"),
+        (MAXI, {"three_pairs": 10}, "no hand scores 10 in 'three_pairs'"),
+        (MAXI, {"villa": 10}, "no hand scores 10 in 'villa'"),
+    ],
+)
+def test_impossible_points_on_a_card_are_refused(rules, card, reason):
+    with pytest.raises(ValueError) as error:
+        rules.check_card(card)
+    assert reason in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("rules", [YAHTZEE, YATZY, MAXI])
+def test_every_score_a_hand_can_make_is_accepted_on_a_card(rules):
+    for box in rules.boxes:
+        made = {rules.box_score(box, hand) for hand in _all_hands(rules.dice_count)}
+        assert rules.possible_points(box) == made | {0}
+        for points in made:
+            assert rules.check_card({box: points}) == {box: points}
+    assert MAXI.check_card({"fives": 30, "chance": 36}) == {"fives": 30, "chance": 36}
+
+
+def test_notes_say_what_the_boxes_do_not():
+    yahtzee = "\n".join(YAHTZEE.notes())
+    assert "+100 while the Yahtzee box holds 50 (not counted toward the upper bonus)" in yahtzee
+    assert "no bonus for a second Yatzy and no joker" in YATZY.notes()
+    assert "no bonus for a second Maxi Yatzy and no joker" in MAXI.notes()
+    assert FORCED.notes()[-1] == "the next box takes the hand even when it does not fit, for 0 (a scratch)"
+
+
+# --- an independent oracle: every box of the Scandinavian sets, by brute force over the dice ------
+
+
+def _oracle(box, dice):
+    """The best score of `box` found by trying every choice of dice (slow, obviously right)."""
+    from collections import Counter
+    from itertools import combinations
+
+    def best(size, fits, points=sum):
+        found = [points(pick) for pick in combinations(sorted(dice), size) if fits(Counter(pick))]
+        return max(found, default=0)
+
+    def shape(*sizes):
+        return lambda counts: sorted(counts.values()) == sorted(sizes)
+
+    upper = ("ones", "twos", "threes", "fours", "fives", "sixes")
+    if box in upper:
+        return sum(value for value in dice if value == upper.index(box) + 1)
+    table = {
+        "one_pair": (2, shape(2)),
+        "two_pairs": (4, shape(2, 2)),
+        "three_pairs": (6, shape(2, 2, 2)),
+        "three_of_a_kind": (3, shape(3)),
+        "four_of_a_kind": (4, shape(4)),
+        "five_of_a_kind": (5, shape(5)),
+        "full_house": (5, shape(3, 2)),
+        "villa": (6, shape(3, 3)),
+        "tower": (6, shape(4, 2)),
+        "chance": (len(dice), lambda counts: True),
+        "small_straight": (5, lambda counts: set(counts) == {1, 2, 3, 4, 5}, lambda pick: 15),
+        "large_straight": (5, lambda counts: set(counts) == {2, 3, 4, 5, 6}, lambda pick: 20),
+        "full_straight": (6, lambda counts: len(counts) == 6, lambda pick: 21),
+        "yatzy": (5, shape(5), lambda pick: 50),
+        "maxi_yatzy": (6, shape(6), lambda pick: 100),
+    }
+    return best(*table[box])
+
+
+@pytest.mark.parametrize("rules", [YATZY, MAXI])
+def test_every_hand_in_every_box_matches_a_brute_force_oracle(rules):
+    hands = {tuple(sorted(hand)) for hand in _all_hands(rules.dice_count)}
+    for hand in hands:
+        for box in rules.boxes:
+            assert rules.box_score(box, hand) == _oracle(box, hand), (box, hand)
