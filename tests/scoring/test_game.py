@@ -322,3 +322,45 @@ def test_snapshot_is_json_and_replays():
         "saved_rolls": 0,
     }
     assert Game.from_commands(game.setup, game.commands).snapshot() == state
+
+
+# --- edges the issue names -------------------------------------------------------------------------
+
+
+def test_eight_players_take_turns_in_seating_order():
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    game = Game(names, "yatzy")
+    for name in names:
+        assert game.current_player == name
+        play_turn(game, [1, 2, 3, 4, 6], "chance")
+    assert game.current_player == "Ann" and game.snapshot()["round"] == 2
+
+
+def test_a_correction_after_the_last_roll_is_allowed_and_costs_no_roll():
+    game = Game(["Ann"], "yatzy")
+    for _ in range(3):
+        game.roll([6, 6, 6, 2, 1])
+    game.correct([6, 6, 6, 2, 2])
+    assert game.snapshot()["rolls_left"] == 0
+    assert game.score("full_house") == "Ann scored 22 in Full house"
+
+
+def test_joker_after_a_scratched_yahtzee_pays_no_bonus():
+    game = Game(["Ann"], "yahtzee")
+    play_turn(game, [1, 2, 3, 4, 6], "yahtzee")
+    game.roll([5] * 5)
+    refused(game, {"type": "score", "box": "full_house"}, match="joker must go in Fives")
+    assert game.score("fives") == "Ann scored 25 in Fives"
+    game.roll([5] * 5)
+    assert game.score("full_house") == "Ann scored 25 in Full house"
+    assert game.snapshot()["players"][0]["extra"] == 0
+
+
+def test_finnish_maxi_saves_no_rolls_and_pays_50_at_75():
+    game = Game(["Ann"], "maxi", {"variant": "finnish"})
+    for face, box in enumerate(("ones", "twos", "threes", "fours", "fives"), start=1):
+        play_turn(game, [face] * 4 + [6, 6], box)
+        assert game.rolls_allowed() == 3
+    play_turn(game, [6, 6, 6, 1, 1, 1], "sixes")  # 4 + 8 + 12 + 16 + 20 + 18 = 78
+    player = game.snapshot()["players"][0]
+    assert (player["upper_subtotal"], player["upper_bonus"], player["saved_rolls"]) == (78, 50, 0)
