@@ -21,6 +21,9 @@ WINDOW_DICE = 7  # median window, in dice: wide enough that the dice in it are t
 RING_SAMPLES = 16
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 LIGHTNESS_WEIGHT = 0.5  # shading changes lightness more than colour; a body differs in either
+BODY_SHORT_SIDE = 160  # the body-size estimate works on a copy this small: dice of a tray are a few pixels
+BODY_TEXTURES = 3.0  # a body differs from the surface by this many times the surface's own variation
+BODY_FLOOR = 12.0  # ... and by at least this much (Lab units), so a flat synthetic surface is not all body
 
 
 @dataclass(frozen=True)
@@ -66,3 +69,34 @@ def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, floa
 def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     delta = first.astype(np.float32) - second.astype(np.float32)
     return np.sqrt(LIGHTNESS_WEIGHT * delta[:, 0] ** 2 + delta[:, 1] ** 2 + delta[:, 2] ** 2)
+
+
+def die_size_from_bodies(image: np.ndarray) -> float | None:
+    """Die side in `image` pixels from the compact blobs that stand out from the surface, or None.
+
+    A second opinion for the reader's pip-based estimate, which can take whole dark dice on a pale board for
+    the pips of one huge die. The surface window is a third of the shorter side, so this sees dice up to
+    about a sixth of it: the size of dice in a tray, not of a close-up.
+    """
+    factor = BODY_SHORT_SIDE / min(image.shape[:2])
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    surface = cv2.medianBlur(lab, int(BODY_SHORT_SIDE / 3) | 1)
+    distance = _distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
+    texture = float(np.median(distance))
+    mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    width, height, area = (
+        stats[1:, index] for index in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
+    )
+    longer, shorter = np.maximum(width, height), np.minimum(width, height)
+    compact = (
+        (area >= 9)
+        & (area >= 0.5 * width * height)
+        & (longer <= 2 * shorter)
+        & (longer <= BODY_SHORT_SIDE / 6)
+    )
+    if count <= 1 or not compact.any():
+        return None
+    return float(np.median(np.sqrt(area[compact]))) / factor

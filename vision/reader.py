@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.body import body_contrast, estimate_surface
+from vision.body import body_contrast, die_size_from_bodies, estimate_surface
 from vision.faces import Face, group_faces
 from vision.frames import as_bgr
 from vision.pips import find_pips
@@ -94,17 +94,31 @@ class DiceReader:
         die_px = self._die_px(gray, threshold, min(height, width))
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
+        faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold)
+        if self.profile.die_size is None:
+            # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
+            # When the dice bodies tell another size, read at that size too; keep the reading with more dice.
+            body_px = die_size_from_bodies(tray)
+            if body_px is not None and not 0.5 < body_px / die_px < 2.0:
+                retry = self._read_at(gray, tray, body_px, threshold)
+                if _dice_read(retry[0]) > _dice_read(faces):
+                    (faces, scale, work_shape), die_px = retry, body_px
+        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0))
+        problem = None if dice or unreadable else "no dice found"
+        extras = {"die_px": die_px, "scale": scale, "contrast": spread}
+        return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
+
+    def _read_at(
+        self, gray: np.ndarray, tray: np.ndarray, die_px: float, threshold: float
+    ) -> tuple[list[Face], float, tuple[int, ...]]:
+        """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape)."""
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
             scale, work = 1.0, gray
         else:
             work = _resize(gray, scale)
         faces = self._faces(work, die_px * scale, threshold)
-        faces = self._drop_bodiless_ones(faces, tray, die_px, scale)
-        dice, unreadable = _to_frame(faces, work.shape, scale, (x0, y0))
-        problem = None if dice or unreadable else "no dice found"
-        extras = {"die_px": die_px, "scale": scale, "contrast": spread}
-        return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
+        return self._drop_bodiless_ones(faces, tray, die_px, scale), scale, work.shape
 
     def _tray(self, image: np.ndarray) -> tuple[int, int, np.ndarray]:
         if self.profile.tray is None:
@@ -182,6 +196,11 @@ class DiceReader:
             ):
                 refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _dice_read(faces: list[Face]) -> int:
+    """Faces read with a value: at the wrong size, pips are missed or whole dice pass for pips of one."""
+    return sum(face.value is not None for face in faces)
 
 
 def _to_frame(faces: list[Face], shape: tuple[int, ...], scale: float, offset: tuple[int, int]):

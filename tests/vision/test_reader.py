@@ -115,6 +115,13 @@ def test_a_stray_dot_on_a_die_does_not_make_a_second_die(value, dot):
     assert DiceReader().read(frame).values == [1, value, 5]
 
 
+def test_small_dark_dice_on_a_pale_board_are_not_taken_for_the_pips_of_one_huge_die():
+    frame, _ = draw_dice([2, 5, 3, 6, 4, 1, 2], size=(640, 640), die=24, face=40, pip=230, floor=225)
+    reading = DiceReader().read(frame)
+    assert len(reading.dice) == 7
+    assert reading.extras["die_px"] == pytest.approx(24, rel=0.3)
+
+
 def test_seven_dice_are_all_reported():
     frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
     assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]

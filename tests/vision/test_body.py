@@ -1,0 +1,37 @@
+"""Die bodies: the surface model behind the lone-pip check and the second opinion on die size."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.body import body_contrast, die_size_from_bodies, estimate_surface
+
+
+def felt_with_dice(die=30, colours=((40, 40, 200), (230, 230, 230), (40, 160, 40))):
+    """A green-grey felt with a little grain and square dice of the given BGR colours."""
+    rng = np.random.default_rng(3)
+    frame = np.clip(rng.normal((90, 110, 95), 4, (480, 640, 3)), 0, 255).astype(np.uint8)
+    centres = []
+    for i, colour in enumerate(colours):
+        x, y = 120 + 180 * i, 160 + 60 * (i % 2)
+        cv2.rectangle(frame, (x - die // 2, y - die // 2), (x + die // 2, y + die // 2), colour, -1)
+        centres.append((x, y))
+    return frame, centres
+
+
+def test_the_die_size_is_read_off_the_bodies():
+    frame, _ = felt_with_dice(die=30)
+    assert die_size_from_bodies(frame) == pytest.approx(30, rel=0.2)
+
+
+def test_a_bare_surface_has_no_bodies():
+    frame, _ = felt_with_dice(colours=())
+    assert die_size_from_bodies(frame) is None
+
+
+def test_a_face_stands_out_and_bare_felt_does_not():
+    frame, centres = felt_with_dice(die=30)
+    surface = estimate_surface(frame, 30)
+    on_dice = [body_contrast(surface, frame, centre, 9) for centre in centres]
+    on_felt = body_contrast(surface, frame, (320, 400), 9)
+    assert min(on_dice) > 3 * max(on_felt, 1.0)
