@@ -27,6 +27,9 @@ _LAYOUTS = {
 DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
 _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
+# ... but the roundness of a pip a few pixels wide is mostly pixel noise: about one pixel of error in its
+# diameter, so the tolerance grows as 1 / diameter for small pips.
+ROUNDNESS_NOISE_PX = 1.0
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
 
 
@@ -112,12 +115,14 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         pips.diameter[:, None], pips.diameter[None, :]
     )
     contrast = np.maximum(pips.contrast[:, None], pips.contrast[None, :])
+    smaller = np.minimum(pips.diameter[:, None], pips.diameter[None, :])
+    roundness_tolerance = np.maximum(ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0))
     candidate = (
         (distance <= params["link_distance"] * die_px)
         & (pips.dark[:, None] == pips.dark[None, :])
         & (size_ratio <= params["size_ratio"])
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
-        & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= ROUNDNESS_STEP)
+        & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
     )
     first, second = np.nonzero(np.triu(candidate, 1))
     if first.size == 0:
