@@ -31,6 +31,7 @@ ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's
 # diameter, so the tolerance grows as 1 / diameter for small pips.
 ROUNDNESS_NOISE_PX = 1.0
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
+LONE_PIP_VOTE = 0.5  # weight of a one-pip reading when channels vote on a die's value
 
 
 def _fingerprint(points: np.ndarray) -> np.ndarray:
@@ -254,3 +255,35 @@ def _unreadable(members: np.ndarray, pips: Pips, die_px: float) -> Face:
     center = points.mean(axis=0)
     center_xy = (float(center[0]), float(center[1]))
     return Face(tuple(members.tolist()), None, center_xy, die_px, 0.0, 0.0, bool(pips.dark[members[0]]))
+
+
+def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
+    """One face per die from several readings of the same frame (the gray image first, then colour channels).
+
+    Red pips on a blue die are plain in the red channel and faint in gray, so each channel may see a die
+    the others miss or misread. Faces closer than `OVERLAP` die sides are one die; the value read in most
+    channels wins, a lone pip counting half (one visible pip is also what a face with faint pips shows),
+    and on a tie the first reading's value. Unreadable regions come from the first reading alone, and only
+    where no channel read a die.
+    """
+    dice: list[list[tuple[Face, int]]] = []
+    for order, faces in enumerate(readings):
+        for face in faces:
+            if face.value is None:
+                continue
+            home = next((die for die in dice if _gap(face, die[0][0]) < OVERLAP * die_px), None)
+            if home is None:
+                dice.append([(face, order)])
+            else:
+                home.append((face, order))
+    chosen = []
+    for die in dice:
+        votes: dict[int, float] = {}
+        for face, _ in die:
+            votes[face.value] = votes.get(face.value, 0.0) + (LONE_PIP_VOTE if face.value == 1 else 1.0)
+        first = min(order for _, order in die)
+        first_value = next(face.value for face, order in die if order == first)
+        value = max(votes, key=lambda v: (votes[v], v == first_value))
+        chosen.append(max((face for face, _ in die if face.value == value), key=lambda face: face.confidence))
+    unread = [face for face in readings[0] if face.value is None]
+    return chosen + [face for face in unread if all(_gap(face, die) >= OVERLAP * die_px for die in chosen)]

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.body import body_contrast, die_size_from_bodies, estimate_surface
-from vision.faces import Face, group_faces
+from vision.faces import Face, group_faces, vote
 from vision.frames import as_bgr
 from vision.pips import find_pips
 from vision.profile import CalibrationProfile
@@ -61,7 +61,13 @@ WORK_DIE_PX = 40.0  # die side after resizing: enough pixels for a pip of ~7 px,
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
-RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
+RING_SHARE = 0.3
+MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
+# Colour channels are read too when some of the frame is clearly coloured (coloured dice, pips or tray):
+# at least COLOUR_SHARE of the pixels (a few coloured dice among many) with a channel spread
+# (max - min of B, G, R) of COLOUR_SPREAD gray levels or more.
+COLOUR_SPREAD = 40
+COLOUR_SHARE = 0.002
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -86,23 +92,24 @@ class DiceReader:
         x0, y0, tray = self._tray(image)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
         spread = _brightness_range(gray)
-        if spread < 12:
+        if spread < MIN_SPREAD:
             return Reading(frame_size=(width, height), problem="the frame is blank (no contrast)")
         if _grain(gray) > NOISE_SHARE * spread:
             return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
         threshold = self.params["pip_contrast"] * spread
         die_px = self._die_px(gray, threshold, min(height, width))
+        body_px = die_size_from_bodies(tray) if self.profile.die_size is None else None
+        if die_px is None:
+            die_px = body_px  # pips too faint in gray (coloured pips): the dice bodies still tell the size
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold)
-        if self.profile.die_size is None:
+        if body_px is not None and not 0.5 < body_px / die_px < 2.0:
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice.
-            body_px = die_size_from_bodies(tray)
-            if body_px is not None and not 0.5 < body_px / die_px < 2.0:
-                retry = self._read_at(gray, tray, body_px, threshold)
-                if _dice_read(retry[0]) > _dice_read(faces):
-                    (faces, scale, work_shape), die_px = retry, body_px
+            retry = self._read_at(gray, tray, body_px, threshold)
+            if _dice_read(retry[0]) > _dice_read(faces):
+                (faces, scale, work_shape), die_px = retry, body_px
         dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0))
         problem = None if dice or unreadable else "no dice found"
         extras = {"die_px": die_px, "scale": scale, "contrast": spread}
@@ -114,10 +121,18 @@ class DiceReader:
         """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape)."""
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
-            scale, work = 1.0, gray
-        else:
-            work = _resize(gray, scale)
-        faces = self._faces(work, die_px * scale, threshold)
+            scale = 1.0
+        work = gray if scale == 1.0 else _resize(gray, scale)
+        readings = [self._faces(work, die_px * scale, threshold)]
+        if _colourful(tray):
+            for channel in cv2.split(tray):
+                spread = _brightness_range(channel)
+                if spread >= MIN_SPREAD:
+                    channel_work = channel if scale == 1.0 else _resize(channel, scale)
+                    readings.append(
+                        self._faces(channel_work, die_px * scale, self.params["pip_contrast"] * spread)
+                    )
+        faces = vote(readings, die_px * scale)
         return self._drop_bodiless_ones(faces, tray, die_px, scale), scale, work.shape
 
     def _tray(self, image: np.ndarray) -> tuple[int, int, np.ndarray]:
@@ -196,6 +211,14 @@ class DiceReader:
             ):
                 refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _colourful(image: np.ndarray) -> bool:
+    """Whether colour channels may show pips that gray hides; white dice on a gray tray are read in gray."""
+    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
+    sample = image[::step, ::step].astype(np.int16)
+    spread = sample.max(axis=2) - sample.min(axis=2)
+    return float(np.mean(spread >= COLOUR_SPREAD)) >= COLOUR_SHARE
 
 
 def _dice_read(faces: list[Face]) -> int:

@@ -19,8 +19,14 @@ PIP_SPOTS = {
 
 
 def draw_dice(values, size=(640, 480), die=56, face=235, pip=25, floor=110, angle=0.0):
-    """A frame with one die per value in a row, centres evenly spaced; returns (frame, centres)."""
+    """A frame with one die per value in a row, centres evenly spaced; returns (frame, centres).
+
+    Colours are gray levels or BGR tuples.
+    """
     width, height = size
+    face, pip, floor = (
+        colour if isinstance(colour, tuple) else (colour,) * 3 for colour in (face, pip, floor)
+    )
     frame = np.full((height, width, 3), floor, np.uint8)
     rng = np.random.default_rng(7)
     frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
@@ -31,12 +37,10 @@ def draw_dice(values, size=(640, 480), die=56, face=235, pip=25, floor=110, angl
     for i, value in enumerate(values):
         centre = np.array([step * (i + 1), height / 2])
         corners = cv2.boxPoints(((float(centre[0]), float(centre[1])), (die, die), angle))
-        cv2.fillConvexPoly(frame, np.intp(np.round(corners)), (face, face, face), cv2.LINE_AA)
+        cv2.fillConvexPoly(frame, np.intp(np.round(corners)), face, cv2.LINE_AA)
         for spot in PIP_SPOTS[value]:
             x, y = centre + rotation @ (np.array(spot) * die * 0.27)
-            cv2.circle(
-                frame, (int(round(x)), int(round(y))), int(die * 0.09), (pip, pip, pip), -1, cv2.LINE_AA
-            )
+            cv2.circle(frame, (int(round(x)), int(round(y))), int(die * 0.09), pip, -1, cv2.LINE_AA)
         centres.append(tuple(centre))
     return frame, centres
 
@@ -120,6 +124,13 @@ def test_small_dark_dice_on_a_pale_board_are_not_taken_for_the_pips_of_one_huge_
     reading = DiceReader().read(frame)
     assert len(reading.dice) == 7
     assert reading.extras["die_px"] == pytest.approx(24, rel=0.3)
+
+
+def test_red_pips_on_blue_dice_are_read_in_the_red_channel():
+    """Nearly the same gray (58 and 72), but red and blue are far apart in colour."""
+    blue, red = (200, 40, 40), (30, 30, 170)
+    frame, _ = draw_dice([2, 5, 3, 6], face=blue, pip=red, floor=(215, 215, 215))
+    assert DiceReader().read(frame).values == [2, 5, 3, 6]
 
 
 def test_seven_dice_are_all_reported():
