@@ -71,12 +71,21 @@ def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return np.sqrt(LIGHTNESS_WEIGHT * delta[:, 0] ** 2 + delta[:, 1] ** 2 + delta[:, 2] ** 2)
 
 
-def die_size_from_bodies(image: np.ndarray) -> float | None:
-    """Die side in `image` pixels from the compact blobs that stand out from the surface, or None.
+@dataclass(frozen=True)
+class Bodies:
+    """Compact blobs that stand out from the surface: how many, and their typical side in image pixels."""
 
-    A second opinion for the reader's pip-based estimate, which can take whole dark dice on a pale board for
-    the pips of one huge die. The surface window is a third of the shorter side, so this sees dice up to
-    about a sixth of it: the size of dice in a tray, not of a close-up.
+    count: int
+    size: float
+
+
+def find_bodies(image: np.ndarray) -> Bodies | None:
+    """The dice-like bodies in `image`, or None when nothing stands out from the surface.
+
+    A second opinion for the reader: its pip-based estimate can take whole dark dice on a pale board for the
+    pips of one huge die, and a count of bodies tells when gray found fewer dice than there are (coloured
+    pips). The surface window is a third of the shorter side, so this sees dice up to about a sixth of it:
+    the size of dice in a tray, not of a close-up.
     """
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
@@ -99,4 +108,4 @@ def die_size_from_bodies(image: np.ndarray) -> float | None:
     )
     if count <= 1 or not compact.any():
         return None
-    return float(np.median(np.sqrt(area[compact]))) / factor
+    return Bodies(int(compact.sum()), float(np.median(np.sqrt(area[compact]))) / factor)

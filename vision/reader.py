@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.body import body_contrast, die_size_from_bodies, estimate_surface
+from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
 from vision.faces import Face, group_faces, vote
 from vision.frames import as_bgr
 from vision.pips import find_pips
@@ -98,16 +98,17 @@ class DiceReader:
             return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
         threshold = self.params["pip_contrast"] * spread
         die_px = self._die_px(gray, threshold, min(height, width))
-        body_px = die_size_from_bodies(tray) if self.profile.die_size is None else None
+        bodies = find_bodies(tray)
+        body_px = bodies.size if bodies is not None and self.profile.die_size is None else None
         if die_px is None:
             die_px = body_px  # pips too faint in gray (coloured pips): the dice bodies still tell the size
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
-        faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold)
+        faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
         if body_px is not None and not 0.5 < body_px / die_px < 2.0:
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice.
-            retry = self._read_at(gray, tray, body_px, threshold)
+            retry = self._read_at(gray, tray, body_px, threshold, bodies)
             if _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
         dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0))
@@ -116,16 +117,20 @@ class DiceReader:
         return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
 
     def _read_at(
-        self, gray: np.ndarray, tray: np.ndarray, die_px: float, threshold: float
+        self, gray: np.ndarray, tray: np.ndarray, die_px: float, threshold: float, bodies: Bodies | None
     ) -> tuple[list[Face], float, tuple[int, ...]]:
-        """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape)."""
+        """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape).
+
+        Gray first; the red and blue channels too when the frame has colour and the gray reading is doubtful
+        (white dice on a wooden table need no second look, red pips on blue dice do).
+        """
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else _resize(gray, scale)
         readings = [self._faces(work, die_px * scale, threshold)]
-        if _colourful(tray):
-            for channel in cv2.split(tray):
+        if _colourful(tray) and _doubtful(readings[0], bodies):
+            for channel in _colour_channels(tray):
                 spread = _brightness_range(channel)
                 if spread >= MIN_SPREAD:
                     channel_work = channel if scale == 1.0 else _resize(channel, scale)
@@ -213,12 +218,25 @@ class DiceReader:
         return [face for face in faces if id(face) not in refused]
 
 
+def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
+    return [image[:, :, 2], image[:, :, 0]]
+
+
 def _colourful(image: np.ndarray) -> bool:
     """Whether colour channels may show pips that gray hides; white dice on a gray tray are read in gray."""
     step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
     sample = image[::step, ::step].astype(np.int16)
     spread = sample.max(axis=2) - sample.min(axis=2)
     return float(np.mean(spread >= COLOUR_SPREAD)) >= COLOUR_SHARE
+
+
+def _doubtful(faces: list[Face], bodies: Bodies | None) -> bool:
+    """Whether gray may have missed pips: fewer dice than bodies, a lone pip or an unreadable face."""
+    return (
+        bodies is None
+        or _dice_read(faces) < bodies.count
+        or any(face.value is None or face.value == 1 for face in faces)
+    )
 
 
 def _dice_read(faces: list[Face]) -> int:

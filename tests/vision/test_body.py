@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.body import body_contrast, die_size_from_bodies, estimate_surface
+from vision.body import body_contrast, estimate_surface, find_bodies
 
 
 def felt_with_dice(die=30, colours=((40, 40, 200), (230, 230, 230), (40, 160, 40))):
@@ -19,14 +19,16 @@ def felt_with_dice(die=30, colours=((40, 40, 200), (230, 230, 230), (40, 160, 40
     return frame, centres
 
 
-def test_the_die_size_is_read_off_the_bodies():
+def test_the_dice_bodies_are_counted_and_measured():
     frame, _ = felt_with_dice(die=30)
-    assert die_size_from_bodies(frame) == pytest.approx(30, rel=0.2)
+    bodies = find_bodies(frame)
+    assert bodies.count == 3
+    assert bodies.size == pytest.approx(30, rel=0.2)
 
 
 def test_a_bare_surface_has_no_bodies():
     frame, _ = felt_with_dice(colours=())
-    assert die_size_from_bodies(frame) is None
+    assert find_bodies(frame) is None
 
 
 def test_a_face_stands_out_and_bare_felt_does_not():
