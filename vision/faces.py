@@ -30,6 +30,11 @@ ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's
 # ... but the roundness of a pip a few pixels wide is mostly pixel noise: about one pixel of error in its
 # diameter, so the tolerance grows as 1 / diameter for small pips.
 ROUNDNESS_NOISE_PX = 1.0
+# How small or large a face's pip layout may be against the expected die size. Makers set corner pips from
+# a fifth to a third of the side in from the edges, so a two's diagonal spans 0.5 to 0.85 of a standard
+# layout; below 0.45, two pips are neighbours on one face (the column of a six), not a face of their own.
+MIN_LAYOUT_SHARE = 0.45
+MAX_LAYOUT_SHARE = 1.8
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
 LONE_PIP_VOTE = 0.5  # weight of a one-pip reading when channels vote on a die's value
 
@@ -197,7 +202,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
     i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
     die_from_layout = float(lengths[i, j]) / DIAGONAL_SHARE
     agreement = die_from_layout / die_px
-    if error > params["layout_tolerance"] or not 0.55 <= agreement <= 1.8:
+    if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
         return None
     dx, dy = points[j] - points[i]
     angle = float((np.degrees(np.arctan2(dy, dx)) - 45.0) % 90.0)

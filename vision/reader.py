@@ -111,7 +111,7 @@ class DiceReader:
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             if _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
-        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0))
+        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), die_px * scale)
         problem = None if dice or unreadable else "no dice found"
         extras = {"die_px": die_px, "scale": scale, "contrast": spread}
         return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
@@ -244,13 +244,19 @@ def _dice_read(faces: list[Face]) -> int:
     return sum(face.value is not None for face in faces)
 
 
-def _to_frame(faces: list[Face], shape: tuple[int, ...], scale: float, offset: tuple[int, int]):
-    """Convert work-scale faces to frame pixels; dice whose square reaches past the edge become regions."""
+def _to_frame(
+    faces: list[Face], shape: tuple[int, ...], scale: float, offset: tuple[int, int], die_work: float
+):
+    """Convert work-scale faces to frame pixels; dice whose square reaches past the edge become regions.
+
+    The square is the larger of the face's own layout and the expected die: what is left of a cut die
+    can look like a smaller face (two pips of a five) that seems to fit inside the frame.
+    """
     height, width = shape[:2]
     dice, unreadable = [], []
     for face in faces:
         x, y = face.center
-        half = face.size / 2
+        half = max(face.size, die_work) / 2
         center = ((x / scale) + offset[0], (y / scale) + offset[1])
         size = face.size / scale
         if face.value is None:
