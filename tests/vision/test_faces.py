@@ -40,3 +40,33 @@ def test_small_pips_of_uneven_measured_roundness_still_make_one_face():
 def test_large_pips_that_differ_this_much_in_roundness_are_not_one_face():
     """At 12 px the difference is real: a flatter pip belongs to a side face seen at an angle."""
     assert read(diagonal_three(12.0, (0.8, 0.62, 0.8))) != [3]
+
+
+def pips_at(points: list[tuple[float, float]], diameter: float = 5.0) -> Pips:
+    xy = np.array(points, float)
+    n = len(xy)
+    return Pips(
+        x=xy[:, 0],
+        y=xy[:, 1],
+        diameter=np.full(n, diameter),
+        roundness=np.full(n, 0.9),
+        dark=np.ones(n, bool),
+        contrast=np.full(n, 120.0),
+        face=np.full(n, 220.0),
+        label=np.arange(1, n + 1, dtype=np.int32),
+        spread=np.zeros(n),
+        labels=np.zeros((120, 120), np.int32),
+    )
+
+
+def test_a_two_with_pips_set_well_in_from_the_edges_is_a_two():
+    """Corner pips a third of the side in: the diagonal is half that of the layout the reader expects."""
+    half_diagonal = 0.5 * 0.5 * 40.0 / 2  # pips 0.5 x as far apart as on the standard layout of a 40 px die
+    assert read(
+        pips_at([(60 - half_diagonal, 60 - half_diagonal), (60 + half_diagonal, 60 + half_diagonal)])
+    ) == [2]
+
+
+def test_two_neighbouring_pips_of_a_six_are_not_a_two():
+    step = 0.27 * 40.0  # one pip to the next down a column of a six
+    assert 2 not in read(pips_at([(60, 60), (60, 60 + step)]))
