@@ -73,10 +73,14 @@ def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Bodies:
-    """Compact blobs that stand out from the surface: how many, and their typical side in image pixels."""
+    """Compact blobs that stand out from the surface: their centres and typical side, in image pixels."""
 
-    count: int
+    centers: np.ndarray  # (count, 2) x, y
     size: float
+
+    @property
+    def count(self) -> int:
+        return len(self.centers)
 
 
 def find_bodies(image: np.ndarray) -> Bodies | None:
@@ -90,12 +94,14 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    surface = cv2.medianBlur(lab, int(BODY_SHORT_SIDE / 3) | 1)
+    # The surface is smooth: its median is taken on a half-size copy (four times cheaper) and scaled up.
+    half = cv2.resize(lab, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    surface = cv2.resize(cv2.medianBlur(half, int(BODY_SHORT_SIDE / 6) | 1), lab.shape[1::-1])
     distance = _distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
     texture = float(np.median(distance))
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     width, height, area = (
         stats[1:, index] for index in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
     )
@@ -108,4 +114,4 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     )
     if count <= 1 or not compact.any():
         return None
-    return Bodies(int(compact.sum()), float(np.median(np.sqrt(area[compact]))) / factor)
+    return Bodies(centroids[1:][compact] / factor, float(np.median(np.sqrt(area[compact]))) / factor)

@@ -13,6 +13,7 @@ How it reads, in order:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -67,6 +68,9 @@ MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channe
 # at least COLOUR_SHARE of the pixels (a few coloured dice among many) with a channel spread
 # (max - min of B, G, R) of COLOUR_SPREAD gray levels or more.
 COLOUR_SPREAD = 40
+BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around each doubtful place
+BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
+OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
 COLOUR_SHARE = 0.002
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
@@ -121,24 +125,60 @@ class DiceReader:
     ) -> tuple[list[Face], float, tuple[int, ...]]:
         """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape).
 
-        Gray first; the red and blue channels too when the frame has colour and the gray reading is doubtful
-        (white dice on a wooden table need no second look, red pips on blue dice do).
+        Gray first; then, when the frame has colour, the red and blue channels around the dice gray read
+        doubtfully (white dice on a wooden table need no second look, red pips on blue dice do).
         """
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else _resize(gray, scale)
         readings = [self._faces(work, die_px * scale, threshold)]
-        if _colourful(tray) and _doubtful(readings[0], bodies):
+        doubts = _doubts(readings[0], bodies, scale, die_px * scale)
+        if doubts.size and _colourful(tray):
+            box = _around(doubts, die_px * scale, work.shape)
             for channel in _colour_channels(tray):
                 spread = _brightness_range(channel)
                 if spread >= MIN_SPREAD:
-                    channel_work = channel if scale == 1.0 else _resize(channel, scale)
                     readings.append(
-                        self._faces(channel_work, die_px * scale, self.params["pip_contrast"] * spread)
+                        self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
                     )
         faces = vote(readings, die_px * scale)
         return self._drop_bodiless_ones(faces, tray, die_px, scale), scale, work.shape
+
+    def _faces_in(
+        self,
+        channel: np.ndarray,
+        box: tuple[int, int, int, int],
+        scale: float,
+        die_px: float,
+        threshold: float,
+    ) -> list[Face]:
+        """Faces read in one channel within `box` (work pixels), in work coordinates.
+
+        Faces near an edge of the box that is not the frame's edge are left out: a die cut by the box shows
+        part of its face, and that part must not outvote the whole die read elsewhere.
+        """
+        x0, y0, x1, y1 = box
+        inverse = 1.0 / scale
+        crop = channel[
+            int(y0 * inverse) : int(np.ceil(y1 * inverse)), int(x0 * inverse) : int(np.ceil(x1 * inverse))
+        ]
+        work = crop if scale == 1.0 else _resize(crop, scale)
+        die_work = die_px * scale
+        height, width = channel.shape[0] * scale, channel.shape[1] * scale
+        margin = BOX_EDGE_SHARE * die_work
+        kept = []
+        for face in self._faces(work, die_work, threshold):
+            x, y = face.center[0] + x0, face.center[1] + y0
+            inside = (
+                (x0 == 0 or x - x0 >= margin)
+                and (y0 == 0 or y - y0 >= margin)
+                and (x1 >= width - 1 or x1 - x >= margin)
+                and (y1 >= height - 1 or y1 - y >= margin)
+            )
+            if inside:
+                kept.append(replace(face, center=(x, y)))
+        return kept
 
     def _tray(self, image: np.ndarray) -> tuple[int, int, np.ndarray]:
         if self.profile.tray is None:
@@ -225,18 +265,34 @@ def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
 def _colourful(image: np.ndarray) -> bool:
     """Whether colour channels may show pips that gray hides; white dice on a gray tray are read in gray."""
     step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
-    sample = image[::step, ::step].astype(np.int16)
-    spread = sample.max(axis=2) - sample.min(axis=2)
-    return float(np.mean(spread >= COLOUR_SPREAD)) >= COLOUR_SHARE
+    blue, green, red = cv2.split(np.ascontiguousarray(image[::step, ::step]))
+    spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) >= COLOUR_SHARE * spread.size
 
 
-def _doubtful(faces: list[Face], bodies: Bodies | None) -> bool:
-    """Whether gray may have missed pips: fewer dice than bodies, a lone pip or an unreadable face."""
-    return (
-        bodies is None
-        or _dice_read(faces) < bodies.count
-        or any(face.value is None or face.value == 1 for face in faces)
+def _doubts(faces: list[Face], bodies: Bodies | None, scale: float, die_work: float) -> np.ndarray:
+    """Where gray may have missed pips (work pixels): lone pips, unreadable faces, bodies it read no face on.
+
+    With no bodies to go by, every place is in doubt: the whole frame's corners stand for it.
+    """
+    spots = [face.center for face in faces if face.value is None or face.value == 1]
+    if bodies is None:
+        return np.array([(0.0, 0.0), (np.inf, np.inf)])
+    read = np.array([face.center for face in faces if face.value is not None and face.value >= 2]).reshape(
+        -1, 2
     )
+    for center in bodies.centers * scale:
+        if not read.size or np.hypot(*(read - center).T).min() >= OVERLAP_SHARE * die_work:
+            spots.append(tuple(center))
+    return np.array(spots, float).reshape(-1, 2)
+
+
+def _around(spots: np.ndarray, die_work: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The box (work pixels) holding every spot with a die and a half to spare, clipped to the frame."""
+    height, width = shape[:2]
+    low = np.maximum(spots.min(axis=0) - BOX_MARGIN_DICE * die_work, 0)
+    high = np.minimum(spots.max(axis=0) + BOX_MARGIN_DICE * die_work, (width, height))
+    return int(low[0]), int(low[1]), int(np.ceil(high[0])), int(np.ceil(high[1]))
 
 
 def _dice_read(faces: list[Face]) -> int:

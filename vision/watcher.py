@@ -20,6 +20,10 @@ The rules, in the order they are applied:
 * When a run ends the tray is *moving*: `DiceMoving()` is emitted once, at that moment, unless the watcher
   already reported motion since the last rest. It says "something is happening", and it may be followed by
   nothing if the dice come back to rest exactly as they were (a hand passed over the tray).
+* Once dice are at rest, a steady frame with the same dice in the same places but another face on some die is
+  a misread, not motion (a die cannot turn over without moving): it ends nothing and reports nothing. A reader
+  flickering on one borderline pip would otherwise report motion and a nudge, again and again, at an idle
+  table (every report is a new snapshot for the tablets and a beep).
 * When the dice come to rest showing what was last reported, nothing is emitted: still dice are reported once.
 * When they come to rest showing something new, exactly one event is emitted:
   - `DiceChanged` for a *nudge*: there was an earlier report, the disturbance lasted less than
@@ -120,6 +124,9 @@ class RollWatcher:
             run.agreeing.append(reading)
             run.total += 1
             run.odd_since = None
+        elif run is not None and run.at_rest and steady and self._in_place(run.reference, reading):
+            run.total += 1  # a face misread on dice lying where they lay: no motion, nothing to report
+            run.odd_since = None
         elif run is not None and run.odd_since is None:
             run.total += 1
             run.odd_since = now
@@ -180,6 +187,19 @@ class RollWatcher:
     def _is_nudge(self, before: Reading, after: Reading, disturbance: float) -> bool:
         most_stayed = 2 * self._stayed_put(before, after) > max(len(before.dice), len(after.dice))
         return disturbance < self.min_roll_seconds and most_stayed
+
+    def _in_place(self, first: Reading, second: Reading) -> bool:
+        """Same number of dice, each within the tolerance of a die of the other, whatever the faces."""
+        if len(first.dice) != len(second.dice):
+            return False
+        unmatched = list(second.dice)
+        for die in first.dice:
+            reach = self.position_tolerance * max(die.size, 1.0)
+            candidates = [other for other in unmatched if math.dist(other.center, die.center) <= reach]
+            if not candidates:
+                return False
+            unmatched.remove(min(candidates, key=lambda other: math.dist(other.center, die.center)))
+        return True
 
     def _stayed_put(self, first: Reading, second: Reading) -> int:
         """How many dice of `first` have a die in `second` with the same face, close enough to be the same."""

@@ -133,6 +133,20 @@ def test_red_pips_on_blue_dice_are_read_in_the_red_channel():
     assert DiceReader().read(frame).values == [2, 5, 3, 6]
 
 
+def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
+    """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
+    two, and its half (a three) must not outvote the six read whole in gray."""
+    frame, _ = draw_dice([2], face=(200, 40, 40), pip=(30, 30, 170), floor=(215, 215, 215))
+    die, x, y = 56, 320 + 2 * 56, 240
+    cv2.rectangle(frame, (x - die // 2, y - die // 2), (x + die // 2, y + die // 2), (235, 235, 235), -1)
+    for dx, dy in PIP_SPOTS[6]:
+        cv2.circle(
+            frame, (int(x + dx * die * 0.27), int(y + dy * die * 0.27)), 5, (25, 25, 25), -1, cv2.LINE_AA
+        )
+    values = DiceReader().read(frame).values
+    assert 6 in values and 3 not in values
+
+
 def test_seven_dice_are_all_reported():
     frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
     assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]

@@ -172,3 +172,18 @@ def test_empty_tray_and_unreadable_dice_never_settle():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         RollWatcher(min_frames=0)
+
+
+def test_a_face_flickering_on_dice_at_rest_is_a_misread_not_motion():
+    """One borderline pip read as 3 in some frames and 6 in others, on dice that never move."""
+    watcher, clock = RollWatcher(still_seconds=0.1), Clock()
+    assert [type(e) for e in clock.feed(watcher, tumbling(10) + [hand([6, 3, 2, 3, 5])] * 10)] == [
+        DiceMoving,
+        DiceSettled,
+    ]
+    misread = hand([6, 3, 2, 6, 5])
+    flicker = ([misread] * 4 + [hand([6, 3, 2, 3, 5])] * 5) * 6
+    assert clock.feed(watcher, flicker) == []
+    assert not watcher.moving
+    events = clock.feed(watcher, tumbling(10) + [hand([1, 1, 2, 3, 4])] * 10)  # a real throw still counts
+    assert [type(e) for e in events] == [DiceMoving, DiceSettled]
