@@ -103,7 +103,7 @@ def _serve(table: Table, state_dir: Path, host: str, port: int, stop: threading.
         return table.session.camera_alive(CAMERA_STALL_SECONDS)
 
     def web_server_answers() -> bool:
-        url = f"http://{_local(host)}:{bound_port}/healthz"
+        url = health_url(host, bound_port)
         with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as response:
             return response.status == 200
 
@@ -152,9 +152,17 @@ def _listens_everywhere(host: str) -> bool:
         return host == ""
 
 
-def _local(host: str) -> str:
-    """An address this machine can reach itself on, for its own health check."""
-    return "127.0.0.1" if _listens_everywhere(host) else host
+def health_url(host: str, port: int) -> str:
+    """The URL of the server's own /healthz, on an address this machine reaches itself on.
+
+    A wildcard listen address is reached on the loopback of its family; an IPv6 address goes in brackets
+    (`http://::1:8080/` is no URL: the port would be read as part of the address).
+    """
+    if _listens_everywhere(host):
+        host = "::1" if ":" in host else "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/healthz"
 
 
 def _address(host: str, port: int) -> str:

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import termios
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from device.commands.run import health_url
 from device.keyboard import KeyReader, in_foreground
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,3 +177,64 @@ def test_no_key_reader_without_a_terminal_in_the_foreground():
     assert not in_foreground(io.StringIO())
     with open(os.devnull) as devnull:
         assert not in_foreground(devnull)
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+@pytest.mark.parametrize("host", ["::1", "::"])
+def test_the_watchdog_is_pinged_when_serving_on_ipv6(tmp_path, host):
+    """On an IPv6 address the server's own health check must reach it, or systemd restarts it forever.
+
+    waitress listens on "::" for IPv6 only (IPV6_V6ONLY), so 127.0.0.1 does not reach it; ::1 does.
+    """
+    name = f"pipkeeper-test-{os.getpid()}-{time.monotonic_ns()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(b"\0" + name.encode())  # an abstract socket, as systemd's "@name" NOTIFY_SOCKET
+        notify.settimeout(START_TIMEOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "device", "run", "--sim", "--host", host, "--port", "0"]
+            + ["--state-dir", str(tmp_path / "state")],
+            cwd=ROOT,
+            env={**os.environ, "NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "400000"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            messages: list[str] = []
+            while "WATCHDOG=1" not in messages:
+                try:
+                    messages += notify.recv(4096).decode().splitlines()
+                except TimeoutError:
+                    pytest.fail(f"no watchdog ping while serving on {host}; systemd heard {messages}")
+            assert "READY=1" in messages
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=START_TIMEOUT) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8080/healthz"),
+        ("0.0.0.0", "http://127.0.0.1:8080/healthz"),
+        ("", "http://127.0.0.1:8080/healthz"),
+        ("::1", "http://[::1]:8080/healthz"),
+        ("::", "http://[::1]:8080/healthz"),
+        ("fd00::5", "http://[fd00::5]:8080/healthz"),
+        ("table.local", "http://table.local:8080/healthz"),
+    ],
+)
+def test_the_health_check_url_brackets_ipv6_addresses(host, url):
+    assert health_url(host, 8080) == url
