@@ -3,12 +3,19 @@
 How it reads, in order:
 1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray.
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
-   size of pips that have a like-sized neighbour, times the die-to-pip ratio).
+   size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
+   compact blobs that stand out from the surface) give a second opinion; when the two disagree by more than
+   twice, the frame is read at both sizes and the reading with more dice wins.
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`), grouped into faces and checked against the canonical
    layouts (`vision.faces`). Groups that look like dice but fit no layout, and dice cut by the frame edge, are
    reported as unreadable regions so the game can ask instead of guessing.
+5. Where gray is doubtful (a lone pip, an unreadable face, a die body with no face) and the frame has colour,
+   the red and blue channels are read around those places too, and the readings vote on each die's value:
+   red pips on a blue die are faint in gray and plain in either channel.
+6. A lone pip reads as a 1 only on a die body of its own and with the pip polarity of the frame's dice: a
+   speck on the tray or a letter on a keyboard is not a die showing 1.
 """
 
 from __future__ import annotations
