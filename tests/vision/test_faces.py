@@ -7,17 +7,17 @@ from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
 
-def diagonal_three(diameter: float, roundness: tuple[float, float, float], die: float = 40.0) -> Pips:
-    """Three dark pips on the diagonal of a die `die` pixels wide, on a plain light face."""
-    step = 0.27 * die
-    centre = 60.0
-    x = np.array([centre - step, centre, centre + step])
-    n = len(x)
+def pips_at(
+    points: list[tuple[float, float]], diameter: float = 5.0, roundness: list[float] | None = None
+) -> Pips:
+    """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs)."""
+    xy = np.array(points, float)
+    n = len(xy)
     return Pips(
-        x=x,
-        y=x.copy(),
+        x=xy[:, 0],
+        y=xy[:, 1],
         diameter=np.full(n, diameter),
-        roundness=np.array(roundness),
+        roundness=np.array(roundness if roundness is not None else [0.9] * n),
         dark=np.ones(n, bool),
         contrast=np.full(n, 120.0),
         face=np.full(n, 220.0),
@@ -25,6 +25,12 @@ def diagonal_three(diameter: float, roundness: tuple[float, float, float], die: 
         spread=np.zeros(n),
         labels=np.zeros((120, 120), np.int32),
     )
+
+
+def diagonal_three(diameter: float, roundness: tuple[float, float, float], die: float = 40.0) -> Pips:
+    """Three dark pips on the diagonal of a die `die` pixels wide."""
+    step = 0.27 * die
+    return pips_at([(60 - step, 60 - step), (60, 60), (60 + step, 60 + step)], diameter, list(roundness))
 
 
 def read(pips: Pips) -> list[int | None]:
@@ -40,23 +46,6 @@ def test_small_pips_of_uneven_measured_roundness_still_make_one_face():
 def test_large_pips_that_differ_this_much_in_roundness_are_not_one_face():
     """At 12 px the difference is real: a flatter pip belongs to a side face seen at an angle."""
     assert read(diagonal_three(12.0, (0.8, 0.62, 0.8))) != [3]
-
-
-def pips_at(points: list[tuple[float, float]], diameter: float = 5.0) -> Pips:
-    xy = np.array(points, float)
-    n = len(xy)
-    return Pips(
-        x=xy[:, 0],
-        y=xy[:, 1],
-        diameter=np.full(n, diameter),
-        roundness=np.full(n, 0.9),
-        dark=np.ones(n, bool),
-        contrast=np.full(n, 120.0),
-        face=np.full(n, 220.0),
-        label=np.arange(1, n + 1, dtype=np.int32),
-        spread=np.zeros(n),
-        labels=np.zeros((120, 120), np.int32),
-    )
 
 
 def test_a_two_with_pips_set_well_in_from_the_edges_is_a_two():
