@@ -6,11 +6,21 @@ Sizes are fractions of the frame, never pixels, so one profile serves every reso
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 PROFILE_VERSION = 1
 POLARITIES = ("auto", "dark", "light")  # dark = dark pips on light dice
+# The camera block: key -> (lowest, highest) for numbers. `frozen` is true or false; the gains pairs are
+# [red, blue]. The short names are aliases older profiles used (vision.sources maps both to picamera2).
+CAMERA_NUMBERS: dict[str, tuple[float, float]] = {
+    "exposure_us": (1.0, 10_000_000.0),  # microseconds: up to 10 s
+    "analogue_gain": (1.0, 64.0),
+    "gain": (1.0, 64.0),
+}
+CAMERA_PAIRS: dict[str, tuple[float, float]] = {"colour_gains": (0.01, 32.0), "awb_gains": (0.01, 32.0)}
+CAMERA_KEYS = ("frozen", *CAMERA_NUMBERS, *CAMERA_PAIRS)
 
 
 @dataclass(frozen=True)
@@ -43,7 +53,7 @@ class CalibrationProfile:
             die_size=_die_size(data.get("die_size")),
             pip_polarity=_polarity(data.get("pip_polarity", "auto")),
             reader=_reader(data.get("reader", {})),
-            camera=_mapping(data.get("camera", {}), "camera"),
+            camera=_camera(data.get("camera", {})),
         )
         return profile
 
@@ -79,8 +89,37 @@ def _polarity(value: Any) -> str:
 
 
 def _reader(value: Any) -> dict[str, float]:
+    from vision.reader import PARAM_RANGES  # here: vision.reader imports this module
+
     mapping = _mapping(value, "reader")
-    return {str(k): _number(v, f"reader.{k}") for k, v in mapping.items()}
+    unknown = sorted((str(k) for k in mapping if k not in PARAM_RANGES), key=str)
+    if unknown:
+        raise ValueError(f"reader has no parameter {unknown[0]!r}; it has {', '.join(PARAM_RANGES)}")
+    return {k: _in_range(v, f"reader.{k}", *PARAM_RANGES[k]) for k, v in mapping.items()}
+
+
+def _camera(value: Any) -> dict[str, Any]:
+    mapping = _mapping(value, "camera")
+    unknown = sorted((str(k) for k in mapping if k not in CAMERA_KEYS), key=str)
+    if unknown:
+        raise ValueError(f"camera has no setting {unknown[0]!r}; it has {', '.join(CAMERA_KEYS)}")
+    camera: dict[str, Any] = {}
+    for key, item in mapping.items():
+        if key == "frozen":
+            if not isinstance(item, bool):
+                raise ValueError("camera.frozen must be true or false")
+            camera[key] = item
+        elif key in CAMERA_NUMBERS:
+            number = _in_range(item, f"camera.{key}", *CAMERA_NUMBERS[key])
+            camera[key] = int(number) if isinstance(item, int) else number
+        else:
+            low, high = CAMERA_PAIRS[key]
+            if not isinstance(item, list | tuple) or len(item) != 2:
+                raise ValueError(
+                    f"camera.{key} must be [red_gain, blue_gain], each from {low:.10g} to {high:.10g}"
+                )
+            camera[key] = [_in_range(gain, f"camera.{key}", low, high) for gain in item]
+    return camera
 
 
 def _mapping(value: Any, name: str) -> dict[str, Any]:
@@ -92,4 +131,13 @@ def _mapping(value: Any, name: str) -> dict[str, Any]:
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{name} must be a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, not {value!r}")
+    return number
+
+
+def _in_range(value: Any, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= float(value) <= high:
+        raise ValueError(f"{name} must be a number from {low:.10g} to {high:.10g}, not {value!r}")
     return float(value)

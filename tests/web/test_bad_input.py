@@ -219,6 +219,13 @@ BAD_PROFILE_CHANGES = [
     {"reader": None},
     {"reader": {"min_area": HUGE * HUGE * HUGE * HUGE * HUGE * HUGE * HUGE * HUGE}},
     {"camera": 5},
+    {"reader": {"not_a_parameter": 0.1}},
+    {"reader": {"pip_contrast": 40}},
+    {"camera": {"gain": "x"}},
+    {"camera": {"exposure_us": -5}},
+    {"camera": {"awb_gains": [1]}},
+    {"camera": {"shutter": 100}},
+    {"camera": {"frozen": "yes"}},
     {"version": "x"},
 ]
 
