@@ -47,6 +47,7 @@ SESSION_COMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 LOW_CONFIDENCE = 0.6  # a settled roll read with less confidence than this is flagged on the tablet
 HELD_DIE_REACH = 0.75  # a held die may shift this many die sides between rolls and still be the same die
 SUBMIT_TIMEOUT = 30.0
+MAX_NAME_LENGTH = 24  # as the setup page's name fields allow (web/static/setup.js)
 WAITING_FOR_DICE = "waiting for all dice"  # the quiet note while some dice are out of view
 
 
@@ -169,11 +170,26 @@ class TableSession:
 
     def snapshot(self) -> dict[str, Any]:
         version, value = self._hub.latest()
-        return {"version": version, **value}
+        return {"version": version, **self._live(value)}
 
     def wait_for_change(self, after_version: int, timeout: float) -> dict[str, Any] | None:
         changed = self._hub.wait_for_change(after_version, timeout)
-        return None if changed is None else {"version": changed[0], **changed[1]}
+        return None if changed is None else {"version": changed[0], **self._live(changed[1])}
+
+    def _live(self, value: dict[str, Any]) -> dict[str, Any]:
+        """The published snapshot with the camera's current frame rate.
+
+        The rate changes with every frame, so it is not part of what is published (each publication is a new
+        version sent to every tablet): it is read from the camera loop whenever a snapshot is handed out.
+        """
+        table = value.get("table")
+        if self._camera is None or not table:
+            return value
+        live = self._camera.status
+        if live.state != table["camera"]["state"]:
+            return value  # the new state is on its way through the queue; show the published one until then
+        camera = {**table["camera"], "fps": live.to_dict()["fps"]}
+        return {**value, "table": {**table, "camera": camera}}
 
     def history(self) -> dict[str, Any]:
         return {"games": self.store.list_games(), "players": self.store.player_stats()}
@@ -270,7 +286,7 @@ class TableSession:
             return
         self._view.warning = None if ok else message
         self._beep(ok)
-        job.result = CommandResult(ok, message, self._publish())
+        job.result = CommandResult(ok, message, self._publish(always=True))
 
     def _command(self, command: dict[str, Any]) -> str:
         kind = command["type"]
@@ -299,10 +315,9 @@ class TableSession:
         rules = command.get("rules") or self._default_rules
         if not isinstance(rules, str) or not isinstance(options, dict):
             raise MalformedCommand("rules is a rule-set name and options an object")
+        players = _player_names(command["players"])
         try:
-            game_id = self.store.create_game(
-                {"players": command["players"], "rules": rules, "options": options}
-            )
+            game_id = self.store.create_game({"players": players, "rules": rules, "options": options})
         except ValueError as error:
             raise Refused(str(error)) from None
         return self._resume(game_id)
@@ -460,7 +475,12 @@ class TableSession:
         self._cursor.follow(game.preview(), new_roll=(tuple(after["dice"]), after["rolls_used"]) != before)
         return line
 
-    def _publish(self) -> int:
+    def _publish(self, always: bool = False) -> int:
+        """Publish the snapshot as a new version; unless `always` (a person's command), only if it changed.
+
+        The camera, the coach and timers ask for a publication whenever something *may* have changed; each
+        new version is an event to every tablet, so an unchanged snapshot keeps its version.
+        """
         game = self._game
         table = {
             "camera": self._view.camera.to_dict(),
@@ -476,7 +496,11 @@ class TableSession:
         if self._controls is not None:  # before publishing, so whoever sees the snapshot sees the LEDs too
             self._controls.show_held(snapshot["held"] if snapshot else [])
             self._controls.show_status(_status_mode(self._view))
-        return self._hub.publish({"game_id": self._game_id, "game": snapshot, "table": table})
+        value = {"game_id": self._game_id, "game": snapshot, "table": table}
+        version, published = self._hub.latest()
+        if value == published and not always:
+            return version
+        return self._hub.publish(value)
 
     def _beep(self, accepted: bool) -> None:
         if self._controls is not None:
@@ -496,6 +520,25 @@ def _check_fields(command: Mapping[str, Any], required: frozenset[str], optional
     unknown = sorted(given - required - optional, key=str)
     if unknown:
         raise MalformedCommand(f"a {command['type']} command has no field {unknown[0]!r}")
+
+
+def _player_names(players: Any) -> list[str]:
+    """The names of a new game, stripped: not a list of strings is malformed (400); a name that is empty,
+    too long or another player's (ignoring case) is refused like a rule (409), with a message for the page."""
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise MalformedCommand("players must be a list of names (strings)")
+    names = [name.strip() for name in players]
+    if any(not name for name in names):
+        raise Refused("every player needs a name")
+    too_long = next((name for name in names if len(name) > MAX_NAME_LENGTH), None)
+    if too_long is not None:
+        raise Refused(f"a name has at most {MAX_NAME_LENGTH} characters: {too_long[:MAX_NAME_LENGTH]}…")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            raise Refused(f"two players are called {seen[name.casefold()]}: give them different names")
+        seen[name.casefold()] = name
+    return names
 
 
 def _text(command: Mapping[str, Any], key: str) -> str:

@@ -289,6 +289,13 @@ def test_tablet_commands_and_on_screen_buttons_share_the_queue(table):
         {"type": "press", "button": "undo", "long": "yes"},
         {"type": "resume_game"},
         {"type": "new_game", "players": ["A"], "colour": "red"},
+        {"type": "new_game", "players": "Ann"},
+        {"type": "new_game", "players": {"Ann": 1}},
+        {"type": "new_game", "players": None},
+        {"type": "new_game", "players": 7},
+        {"type": "new_game", "players": [7]},
+        {"type": "new_game", "players": ["Ann", None]},
+        {"type": "new_game", "players": [["Ann"]]},
         {"type": "roll", "values": [9, 9, 9, 9, 9]},
     ],
 )
@@ -320,3 +327,27 @@ def test_the_unfinished_game_comes_back_after_a_restart(make_table):
     assert state["game"]["dice"] == [2, 2, 4, 4, 4] and state["game"]["held"] == [4]
     assert second.lit_hold_leds() == [4]
     assert second.session.history()["games"][0]["id"] == game_id
+
+
+@pytest.mark.parametrize(
+    ("players", "why"),
+    [
+        (["Ann", "  "], "every player needs a name"),
+        ([""], "every player needs a name"),
+        (["Ann", "x" * 25], "at most 24 characters"),
+        (["Ann", "Bob", "ann "], "two players are called Ann"),
+        (["Bob", "Bob"], "two players are called Bob"),
+        ([], "1 to 8 players"),
+    ],
+)
+def test_new_game_names_that_cannot_be_told_apart_or_shown_are_refused(table, players, why):
+    before = table.state
+    result = table.session.submit({"type": "new_game", "players": players})
+    assert not result.ok and why in result.message
+    assert table.state["game"] == before["game"]
+
+
+def test_new_game_names_are_stripped_and_may_fill_the_name_field(table):
+    result = table.session.submit({"type": "new_game", "players": [" Ann ", "x" * 24]})
+    assert result.ok, result.message
+    assert [p["name"] for p in table.state["game"]["players"]] == ["Ann", "x" * 24]

@@ -51,6 +51,44 @@ class UnpluggableSource(FrameSource):
         return np.zeros_like(frame) if self.covered else frame
 
 
+class MisreadingSource(FrameSource):
+    """The simulated tray as a reader with a borderline pip sees it: after `misread(cycles)`, one die shows
+    another face in 4 frames of every 9, though no die moves. `done` is set after the last cycle."""
+
+    def __init__(self, sim: SimTable) -> None:
+        super().__init__()
+        self.name = "misreading camera"
+        self.sim = sim
+        self.cycles = 0
+        self.frame = 0
+        self.done = threading.Event()
+
+    def misread(self, cycles: int) -> None:
+        self.frame, self.cycles = 0, cycles
+        self.done.clear()
+
+    def _open(self) -> None:
+        self.sim.open()
+
+    def _grab(self) -> np.ndarray:
+        if self.cycles <= 0:
+            return self.sim.read()
+        step, self.frame = self.frame % 9, self.frame + 1
+        if step < 4:
+            tray = self.sim.tray
+            values = tray.values
+            tray.set_values([values[0] % 6 + 1, *values[1:]])
+            frame = self.sim.read()
+            tray.set_values(values)
+        else:
+            frame = self.sim.read()
+        if step == 8:
+            self.cycles -= 1
+            if self.cycles == 0:
+                self.done.set()
+        return frame
+
+
 def wait_for(session: TableSession, condition, what: str) -> dict:
     """The first published snapshot (including the current one) that satisfies `condition`."""
     state = session.snapshot()
@@ -371,3 +409,30 @@ def test_a_failing_camera_is_retried_with_a_growing_pause_and_picked_up_again():
     assert [s.state for s in statuses] == ["missing", "ok"]
     assert statuses[0].error == "camera not found"
     assert not source.is_open
+
+
+def test_an_idle_table_publishes_nothing_new_while_a_die_is_misread_now_and_then(make_session):
+    """Settled dice, nobody at the table: a flickering face on a die that lies still is no news for the
+    tablets (every new version is an event to each of them, and was a beep and a warning too)."""
+    made: list[MisreadingSource] = []
+    session = make_session(wrap=lambda sim: made.append(MisreadingSource(sim)) or made[-1])
+    assert session.submit({"type": "new_game", "players": ["Ann"]}).ok
+    state = roll_and_wait(session, 1)
+    assert not state["table"]["moving"]
+    made[0].misread(cycles=8)
+    assert made[0].done.wait(WAIT), "the camera stopped taking frames"
+    assert session.wait_for_change(state["version"], 0.3) is None, session.snapshot()["table"]
+    assert session.snapshot()["game"]["dice"] == state["game"]["dice"]
+
+
+def test_the_snapshot_carries_the_live_camera_frame_rate_without_new_versions(make_session):
+    session = make_session()
+    state = wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    deadline = time.monotonic() + WAIT
+    while session.snapshot()["table"]["camera"]["fps"] == 0.0:
+        assert time.monotonic() < deadline, "the frame rate stayed 0"
+        time.sleep(0.01)
+    assert session.snapshot()["version"] == state["version"]  # a rate that changes each frame is not news
+    result = session.submit({"type": "new_game", "players": ["Ann"]})
+    pushed = session.wait_for_change(result.version - 1, WAIT)  # what the live stream sends
+    assert pushed["table"]["camera"]["fps"] > 0.0
