@@ -12,8 +12,9 @@ What the scorecard gets in `table.coach` (see docs/design.md for the full schema
 The values are those of optimal *solitaire* play (maximise your own expected total): in a game of several
 players that is what the coach advises, not how to beat the others; the page says so.
 
-Maxi Yatzy gets no hints: its saved rolls carry over between turns, an exact table for that is far beyond a
-Pi, and a heuristic would give advice we could not stand behind. `kind` is null and `reason` says why.
+Maxi Yatzy gets no hints: the Swedish variant's saved rolls carry over between turns, and the Finnish variant's
+20 boxes are too many for an exact table on a Pi; a heuristic would give advice we could not stand behind.
+`kind` is null and `reason` gives the advisor's own reason (the table status message).
 
 Responsiveness: `view` runs on the game thread and never touches the disk or builds anything. A watcher
 thread asks `AdvisorCache` for the tables the current game needs (loading one takes a few tenths of a second,
@@ -221,6 +222,12 @@ class _Tables:
     wanted: set[Variant] = field(default_factory=set)
 
 
+def _unsupported_reason(game: Game, status: BuildStatus) -> str:
+    """Why a rule set has no table, in the advisor's own words (saved rolls, too many boxes, ...)."""
+    why = status.message.removeprefix(f"{game.rules.name}: ") or "there is no exact advisor table for them"
+    return f"no hints for {game.rules.title}: {why}"
+
+
 class Coach:
     """Coach switches, table readiness and hints for a `TableSession` (see the module docstring)."""
 
@@ -306,10 +313,7 @@ class Coach:
         if status is not None:
             view["table"] = {"state": status.state, "progress": round(status.progress, 3)}
             if status.state == "unsupported":
-                view["reason"] = (
-                    f"no hints for {game.rules.title}: exact advice for its saved rolls is out of reach on a "
-                    "Pi, and no hints are better than wrong ones"
-                )
+                view["reason"] = _unsupported_reason(game, status)
                 return view
             if status.state == "failed":
                 view["reason"] = f"the advisor table could not be built: {status.message}"

@@ -190,3 +190,14 @@ def test_a_finished_game_carries_the_review(session):
     review = snapshot["table"]["coach"]["review"]["0"]
     assert len(review["decisions"]) == len(game.rules.boxes)
     assert review["total_cost"] > 0
+
+
+def test_finnish_maxi_says_it_has_too_many_boxes_not_saved_rolls(tmp_path):
+    coach = Coach(AdvisorCache(tmp_path), tmp_path)
+    game = Game(["Ann"], "maxi", {"variant": "finnish"})
+    coach.command(game, "g1", {"type": "coach", "player": 0, "on": True})
+    assert not coach.wait_ready(game, timeout=10)
+    view = coach.view(game, "g1")
+    assert view["table"]["state"] == "unsupported" and view["kind"] is None
+    assert "20 boxes are too many" in view["reason"] and "saved rolls" not in view["reason"]
+    assert view["reason"].startswith("no hints for Maxi Yatzy")
