@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -29,7 +30,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a reader that stops early (`pipkeeper rules | head`) ends it quietly."""
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()  # here, so a pipe closed under buffered output is caught here too
+    except BrokenPipeError:
+        # Python flushes stdout again at exit and would complain about the same closed pipe: point it at
+        # /dev/null first (the recipe of the `signal` module's documentation).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:

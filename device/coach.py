@@ -12,9 +12,9 @@ What the scorecard gets in `table.coach` (see docs/design.md for the full schema
 The values are those of optimal *solitaire* play (maximise your own expected total): in a game of several
 players that is what the coach advises, not how to beat the others; the page says so.
 
-Maxi Yatzy gets no hints: the Swedish variant's saved rolls carry over between turns, and the Finnish variant's
-20 boxes are too many for an exact table on a Pi; a heuristic would give advice we could not stand behind.
-`kind` is null and `reason` gives the advisor's own reason (the table status message).
+Maxi Yatzy gets no hints: the Swedish variant's saved rolls carry over between turns, and the Finnish
+variant's 20 boxes are too many for an exact table on a Pi; a heuristic would give advice we could not stand
+behind. `kind` is null and `reason` gives the advisor's own reason (the table status message).
 
 Responsiveness: `view` runs on the game thread and never touches the disk or builds anything. A watcher
 thread asks `AdvisorCache` for the tables the current game needs (loading one takes a few tenths of a second,
