@@ -37,6 +37,19 @@ def start(tmp_path: Path, *extra: str) -> subprocess.Popen:
     )
 
 
+def stop_cleanly(process: subprocess.Popen) -> None:
+    """SIGTERM, as systemd stops the service: pipkeeper must exit by itself with status 0."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=START_TIMEOUT) == 0
+
+
+def reap(process: subprocess.Popen) -> None:
+    """Kill a pipkeeper a failed test left running, so no stray server outlives the test."""
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
 def address_of(process: subprocess.Popen) -> str:
     for line in process.stdout:
         found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
@@ -75,9 +88,7 @@ def running(tmp_path):
     try:
         yield process, address_of(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        reap(process)
         process.stdout.close()
 
 
@@ -93,8 +104,7 @@ def test_serves_the_simulated_table_and_stops_cleanly_on_sigterm(running):
     assert client.post({"type": "press", "button": "select"})["ok"]
     assert client.get("api/state")["game"]["current_name"] == "Bob"
 
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=START_TIMEOUT) == 0
+    stop_cleanly(process)
     assert "stopping" in process.stdout.read()
 
 
@@ -142,12 +152,9 @@ def test_the_r_key_in_the_terminal_rolls_the_simulated_tray(tmp_path):
         while client.get("api/state")["game"]["rolls_used"] == 0:
             assert time.monotonic() < deadline, "the camera never counted the roll"
             time.sleep(0.1)
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=START_TIMEOUT) == 0
+        stop_cleanly(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        reap(process)
         output.close()
 
 
@@ -216,12 +223,9 @@ def test_the_watchdog_is_pinged_when_serving_on_ipv6(tmp_path, host):
                 except TimeoutError:
                     pytest.fail(f"no watchdog ping while serving on {host}; systemd heard {messages}")
             assert "READY=1" in messages
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=START_TIMEOUT) == 0
+            stop_cleanly(process)
         finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+            reap(process)
 
 
 @pytest.mark.parametrize(

@@ -326,9 +326,8 @@ def test_a_maxi_game_uses_six_dice_and_the_sixth_hold_button(make_session, mock_
     assert mock_factory.pin(PINS.hold_led[5]).state is True
 
 
-def test_a_hand_over_the_tray_blinks_the_status_led_then_nothing_counts(
-    make_session, mock_factory, manual_clock
-):
+def session_with_pins_and_lens(make_session, mock_factory, manual_clock):
+    """A session on MockFactory pins whose camera can be covered or pulled: (session, source)."""
     sources = []
 
     def controls(post_control):
@@ -337,7 +336,14 @@ def test_a_hand_over_the_tray_blinks_the_status_led_then_nothing_counts(
     session = make_session(
         wrap=lambda sim: sources.append(UnpluggableSource(sim)) or sources[-1], controls=controls
     )
-    lens, status_led = sources[0], mock_factory.pin(PINS.status_led)
+    return session, sources[0]
+
+
+def test_a_hand_over_the_tray_blinks_the_status_led_then_nothing_counts(
+    make_session, mock_factory, manual_clock
+):
+    session, lens = session_with_pins_and_lens(make_session, mock_factory, manual_clock)
+    status_led = mock_factory.pin(PINS.status_led)
     wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
     assert session.submit({"type": "new_game", "players": ["Ann"], "rules": "yatzy"}).ok
     before = roll_and_wait(session, 1)["game"]
@@ -359,18 +365,11 @@ def test_a_hand_over_the_tray_blinks_the_status_led_then_nothing_counts(
 def test_closing_the_session_closes_the_camera_and_releases_the_pins(
     make_session, mock_factory, manual_clock
 ):
-    sources = []
-
-    def controls(post_control):
-        return Controls(PINS, ControlsConfig(), post_control, mock_factory, manual_clock, BEEPS)
-
-    session = make_session(
-        wrap=lambda sim: sources.append(UnpluggableSource(sim)) or sources[-1], controls=controls
-    )
+    session, lens = session_with_pins_and_lens(make_session, mock_factory, manual_clock)
     wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
-    assert sources[0].is_open
+    assert lens.is_open
     session.close()
-    assert not sources[0].is_open
+    assert not lens.is_open
     assert mock_factory.pin(PINS.status_led).state is False  # LEDs go dark with their pins
     Controls(PINS, ControlsConfig(), lambda event: None, mock_factory, manual_clock).close()  # pins are free
 
