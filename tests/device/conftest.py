@@ -29,3 +29,13 @@ def mock_factory():
     factory = MockFactory()
     yield factory
     factory.close()
+
+
+@pytest.fixture(scope="session")
+def forced_table(tmp_path_factory):
+    """The 'forced' rules' optimal-play table (a fraction of a second to solve), saved in a state directory:
+    (state_dir, table). Shared, so the advisor tests build it once."""
+    from device.advisor_cache import build_table
+
+    state_dir = tmp_path_factory.mktemp("advisor-state")
+    return state_dir, build_table(state_dir, "forced")

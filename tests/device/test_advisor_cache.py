@@ -9,7 +9,6 @@ import pytest
 from device.advisor_cache import (
     AdvisorCache,
     BadTableFile,
-    build_table,
     decode_table,
     encode_table,
     load_table,
@@ -20,30 +19,23 @@ from scoring.advisor.model import build_model
 from scoring.rules import get_rules
 
 
-@pytest.fixture(scope="module")
-def forced_file(tmp_path_factory):
-    state_dir = tmp_path_factory.mktemp("state")
-    table = build_table(state_dir, "forced")
-    return state_dir, table
-
-
-def test_a_saved_table_loads_back_identical(forced_file):
-    state_dir, table = forced_file
+def test_a_saved_table_loads_back_identical(forced_table):
+    state_dir, table = forced_table
     loaded = load_table(state_dir, "forced")
     assert loaded is not None
     assert loaded.expected_score == table.expected_score
 
 
-def test_a_flipped_byte_is_caught_by_the_checksum(forced_file):
-    _, table = forced_file
+def test_a_flipped_byte_is_caught_by_the_checksum(forced_table):
+    _, table = forced_table
     data = bytearray(encode_table(table))
     data[-10] ^= 0xFF
     with pytest.raises(BadTableFile, match="checksum"):
         decode_table(bytes(data), table.model)
 
 
-def test_a_table_for_other_rules_is_refused(forced_file):
-    _, table = forced_file
+def test_a_table_for_other_rules_is_refused(forced_table):
+    _, table = forced_table
     with pytest.raises(BadTableFile, match="different rules"):
         decode_table(encode_table(table), build_model(get_rules("yatzy")))
 
@@ -53,8 +45,8 @@ def test_default_options_share_the_file_of_the_same_variant(tmp_path):
     assert table_path(tmp_path, "yahtzee") != table_path(tmp_path, "yahtzee", {"joker": "free"})
 
 
-def test_a_truncated_file_is_not_loaded(forced_file, tmp_path):
-    state_dir, _ = forced_file
+def test_a_truncated_file_is_not_loaded(forced_table, tmp_path):
+    state_dir, _ = forced_table
     path = table_path(tmp_path, "forced")
     path.parent.mkdir(parents=True)
     path.write_bytes(table_path(state_dir, "forced").read_bytes()[:1000])
@@ -79,8 +71,8 @@ def test_maxi_is_reported_unsupported_without_building(tmp_path):
     assert not (tmp_path / "advisor").exists()
 
 
-def test_advise_prints_the_expected_score_and_the_best_keep(forced_file, capsys):
-    state_dir, _ = forced_file
+def test_advise_prints_the_expected_score_and_the_best_keep(forced_table, capsys):
+    state_dir, _ = forced_table
     assert main(["advise", "--rules", "forced", "--expected", "--state-dir", str(state_dir)]) == 0
     assert json.loads(capsys.readouterr().out)["expected_score"] == pytest.approx(122.5585, abs=1e-4)
     assert (
@@ -95,8 +87,8 @@ def test_advise_prints_the_expected_score_and_the_best_keep(forced_file, capsys)
     assert len(answer["alternatives"]) == 4
 
 
-def test_advise_with_no_roll_left_lists_the_legal_boxes(forced_file, capsys):
-    state_dir, _ = forced_file
+def test_advise_with_no_roll_left_lists_the_legal_boxes(forced_table, capsys):
+    state_dir, _ = forced_table
     argv = ["advise", "--rules", "forced", "--state-dir", str(state_dir), "--rolls-left", "0"]
     assert main(argv + ["--card", '{"ones": 2}', "2", "2", "2", "5", "6"]) == 0
     answer = json.loads(capsys.readouterr().out)
@@ -119,8 +111,8 @@ def test_advise_with_no_roll_left_lists_the_legal_boxes(forced_file, capsys):
         ([], "dice values"),
     ],
 )
-def test_advise_rejects_bad_input_with_one_line(forced_file, capsys, argv, reason):
-    state_dir, _ = forced_file
+def test_advise_rejects_bad_input_with_one_line(forced_table, capsys, argv, reason):
+    state_dir, _ = forced_table
     assert main(["advise", "--rules", "forced", "--state-dir", str(state_dir)] + argv) == 2
     err = capsys.readouterr().err
     assert reason in err

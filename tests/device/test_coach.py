@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from device.advisor_cache import AdvisorCache, build_table
+from device.advisor_cache import AdvisorCache
 from device.coach import Coach, box_hints, keep_hint, review_game
 from device.session import TableSession
 from device.store import GameStore
@@ -20,30 +20,23 @@ from web.port import MalformedCommand
 FORCED = {"players": ["Ann"], "rules": "forced", "options": {}}
 
 
-@pytest.fixture(scope="module")
-def forced_state(tmp_path_factory):
-    state_dir = tmp_path_factory.mktemp("coach-state")
-    table = build_table(state_dir, "forced")
-    return state_dir, table
-
-
-def test_the_first_box_of_forced_play_makes_the_coach_keep_the_ones(forced_state):
-    _, table = forced_state
+def test_the_first_box_of_forced_play_makes_the_coach_keep_the_ones(forced_table):
+    _, table = forced_table
     hint = keep_hint(table, {}, [1, 6, 1, 3, 4], held=[], rolls_left=2)
     assert hint["values"] == [1, 1]
     assert hint["positions"] == [0, 2]
     assert hint["ev"] > 0
 
 
-def test_keep_positions_prefer_the_dice_already_held(forced_state):
-    _, table = forced_state
+def test_keep_positions_prefer_the_dice_already_held(forced_table):
+    _, table = forced_table
     hint = keep_hint(table, {}, [1, 6, 1, 1, 4], held=[2, 3], rolls_left=1)
     assert hint["values"] == [1, 1, 1]
     assert hint["positions"] == [0, 2, 3]
 
 
-def test_box_hints_list_the_legal_boxes_best_first(forced_state):
-    _, table = forced_state
+def test_box_hints_list_the_legal_boxes_best_first(forced_table):
+    _, table = forced_table
     boxes = box_hints(table, {"ones": 3}, [2, 2, 5, 6, 2])
     assert [b["box"] for b in boxes] == ["twos"]  # forced order: only the next box
     assert boxes[0]["points"] == 6
@@ -60,8 +53,8 @@ def _play(game: Game, turns: list[list]) -> None:
                 game.roll(step)
 
 
-def test_the_review_charges_a_bad_keep_and_nothing_for_good_ones(forced_state):
-    _, table = forced_state
+def test_the_review_charges_a_bad_keep_and_nothing_for_good_ones(forced_table):
+    _, table = forced_table
     game = Game(["Ann"], "forced")
     # Holding nothing with three ones showing throws them away; holding all the ones is optimal.
     _play(game, [[[1, 1, 1, 5, 6], (), [2, 3, 4, 5, 6], (), [1, 3, 4, 5, 6], "ones"]])
@@ -77,8 +70,8 @@ def test_the_review_charges_a_bad_keep_and_nothing_for_good_ones(forced_state):
     assert review["total_cost"] == pytest.approx(sum(d["cost"] for d in decisions), abs=0.01)
 
 
-def test_scoring_early_is_charged_against_rerolling_and_undo_takes_a_decision_back(forced_state):
-    _, table = forced_state
+def test_scoring_early_is_charged_against_rerolling_and_undo_takes_a_decision_back(forced_table):
+    _, table = forced_table
     game = Game(["Ann"], "forced")
     game.roll([1, 2, 3, 4, 5])
     game.score("ones")  # one point with two rolls left: rerolling the non-ones is worth more
@@ -115,9 +108,9 @@ def test_bad_coach_commands_are_malformed(tmp_path):
 
 
 @pytest.fixture
-def session(forced_state, tmp_path):
+def session(forced_table, tmp_path):
     state_dir = tmp_path / "state"
-    shutil.copytree(forced_state[0], state_dir)
+    shutil.copytree(forced_table[0], state_dir)
     sessions = []
 
     def start():

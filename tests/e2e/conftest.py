@@ -94,6 +94,22 @@ def browser():
 
 
 @pytest.fixture
+def tablet(server, browser):
+    """A tablet-sized page open on /setup, and a `post(command)` that sends with this page's CSRF token."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{server}/setup")
+    token = page.request.get(f"{server}/api/csrf").json()["token"]
+
+    def post(command: dict):
+        return page.request.post(f"{server}/api/commands", data=command, headers={"X-CSRF-Token": token})
+
+    yield page, post
+    context.close()
+
+
+@pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

@@ -179,18 +179,10 @@ def test_admin_changes_a_reader_parameter_live(server, browser):
     context.close()
 
 
-def test_a_whole_game_ends_on_the_ranking_screen_and_in_the_history(server, browser, artifacts):
+def test_a_whole_game_ends_on_the_ranking_screen_and_in_the_history(server, tablet, artifacts):
     """Two players play every box through the API (as fast fingers on the tablet would); the page shows
     the final ranking, and the setup page lists the finished game and the players' statistics."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/setup")
-    token = page.request.get(f"{server}/api/csrf").json()["token"]
-
-    def post(command: dict):
-        return page.request.post(f"{server}/api/commands", data=command, headers={"X-CSRF-Token": token})
-
+    page, post = tablet
     assert post({"type": "new_game", "players": ["Cy", "Di"], "rules": "yatzy"}).ok
     hands = ([6, 6, 6, 5, 5], [1, 2, 3, 4, 5])
     for _ in range(200):
@@ -216,4 +208,3 @@ def test_a_whole_game_ends_on_the_ranking_screen_and_in_the_history(server, brow
     assert "Cy" in finished and "Di" in finished
     stats = page.locator("#stats tbody").inner_text()
     assert "Cy" in stats and "Di" in stats
-    context.close()

@@ -27,16 +27,8 @@ def quiet_table(page, server: str, quiet_for: float = 1.0, give_up: float = 20.0
         time.sleep(0.1)
 
 
-def test_switching_the_coach_on_outlines_the_dice_to_keep(server, browser, artifacts):
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/setup")
-    token = page.request.get(f"{server}/api/csrf").json()["token"]
-
-    def post(command: dict):
-        return page.request.post(f"{server}/api/commands", data=command, headers={"X-CSRF-Token": token})
-
+def test_switching_the_coach_on_outlines_the_dice_to_keep(server, tablet, artifacts):
+    page, post = tablet
     quiet_table(page, server)  # a throw of an earlier test still landing would become a roll of this game
     assert post({"type": "new_game", "players": ["Eve", "Flo"], "rules": "forced"}).ok
     post({"type": "roll", "values": [1, 6, 1, 3, 4]})  # the simulated camera may have rolled first (409)
@@ -64,4 +56,3 @@ def test_switching_the_coach_on_outlines_the_dice_to_keep(server, browser, artif
     assert "keep 1 1" in line and "solitaire" in line
     assert page.locator("td.coach-best button.score[data-box='ones']").count() == 1
     page.screenshot(path=str(artifacts / "coach-keep-1024x768.png"))
-    context.close()
