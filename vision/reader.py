@@ -11,9 +11,9 @@ How it reads, in order:
 4. Pip candidates of either polarity (`vision.pips`), grouped into faces and checked against the canonical
    layouts (`vision.faces`). Groups that look like dice but fit no layout, and dice cut by the frame edge, are
    reported as unreadable regions so the game can ask instead of guessing.
-5. Where gray is doubtful (a lone pip, an unreadable face, a die body with no face) and the frame has colour,
-   the red and blue channels are read around those places too, and the readings vote on each die's value:
-   red pips on a blue die are faint in gray and plain in either channel.
+5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red and blue
+   channels are read too, and the readings vote on each die's value: red pips on a blue die are faint in
+   gray and plain in either channel. White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own and with the pip polarity of the frame's dice: a
    speck on the tray or a letter on a keyboard is not a die showing 1.
 """
@@ -71,14 +71,17 @@ MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of th
 MAX_DIE_SHARE = 0.4
 RING_SHARE = 0.3
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
-# Colour channels are read too when some of the frame is clearly coloured (coloured dice, pips or tray):
-# at least COLOUR_SHARE of the pixels (a few coloured dice among many) with a channel spread
-# (max - min of B, G, R) of COLOUR_SPREAD gray levels or more.
+# Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
+# B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the red and blue channels
+# are read when at least CHROMA_SHARE of it is coloured (a coloured face, or coloured pips on a gray one).
+# With no die bodies to go by, they are read over the whole frame when COLOUR_SHARE of it is coloured.
 COLOUR_SPREAD = 40
-BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around each doubtful place
+CHROMA_RING_SHARE = 0.35
+CHROMA_SHARE = 0.03
+COLOUR_SHARE = 0.002
+BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
-COLOUR_SHARE = 0.002
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -132,17 +135,18 @@ class DiceReader:
     ) -> tuple[list[Face], float, tuple[int, ...]]:
         """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape).
 
-        Gray first; then, when the frame has colour, the red and blue channels around the dice gray read
-        doubtfully (white dice on a wooden table need no second look, red pips on blue dice do).
+        Gray first; then the red and blue channels around the dice that show colour, and the readings vote
+        (white dice on a wooden table need no second look, red pips on blue dice do, and a die gray read
+        wrongly but confidently is outvoted by two channels that agree).
         """
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else _resize(gray, scale)
         readings = [self._faces(work, die_px * scale, threshold)]
-        doubts = _doubts(readings[0], bodies, scale, die_px * scale)
-        if doubts.size and _colourful(tray):
-            box = _around(doubts, die_px * scale, work.shape)
+        coloured = _coloured(_dice_in_view(readings[0], bodies, scale, die_px * scale), tray, scale, die_px)
+        if coloured.size:
+            box = _around(coloured, die_px * scale, work.shape)
             for channel in _colour_channels(tray):
                 spread = _brightness_range(channel)
                 if spread >= MIN_SPREAD:
@@ -269,25 +273,41 @@ def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     return [image[:, :, 2], image[:, :, 0]]
 
 
-def _colourful(image: np.ndarray) -> bool:
-    """Whether colour channels may show pips that gray hides; white dice on a gray tray are read in gray."""
+def _coloured(spots: np.ndarray, tray: np.ndarray, scale: float, die_px: float) -> np.ndarray:
+    """The spots (work pixels) whose die shows colour: on a gray face with gray pips, red and blue are gray.
+
+    An infinite spot stands for "everywhere" and is kept when any of the frame is coloured.
+    """
+    if not spots.size:
+        return spots
+    if not np.isfinite(spots).all():
+        return spots if _colour_share(tray) >= COLOUR_SHARE else spots[:0]
+    height, width = tray.shape[:2]
+    radius = max(1, int(CHROMA_RING_SHARE * die_px))
+    keep = []
+    for x, y in spots / scale:
+        x0, y0 = max(0, int(x) - radius), max(0, int(y) - radius)
+        patch = tray[y0 : min(height, int(y) + radius + 1), x0 : min(width, int(x) + radius + 1)]
+        keep.append(patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE)
+    return spots[np.array(keep, bool)]
+
+
+def _colour_share(image: np.ndarray) -> float:
+    """Share of (sampled) pixels whose channels spread at least COLOUR_SPREAD gray levels apart."""
     step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
     blue, green, red = cv2.split(np.ascontiguousarray(image[::step, ::step]))
     spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
-    return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) >= COLOUR_SHARE * spread.size
+    return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) / spread.size
 
 
-def _doubts(faces: list[Face], bodies: Bodies | None, scale: float, die_work: float) -> np.ndarray:
-    """Where gray may have missed pips (work pixels): lone pips, unreadable faces, bodies it read no face on.
-
-    With no bodies to go by, every place is in doubt: the whole frame's corners stand for it.
+def _dice_in_view(faces: list[Face], bodies: Bodies | None, scale: float, die_work: float) -> np.ndarray:
+    """Where gray read a face, readable or not, and where a die body lies that gray read nothing on (work
+    pixels). With no bodies to go by, any place may hold a die: an infinite spot stands for the whole frame.
     """
-    spots = [face.center for face in faces if face.value is None or face.value == 1]
+    spots = [face.center for face in faces]
     if bodies is None:
         return np.array([(0.0, 0.0), (np.inf, np.inf)])
-    read = np.array([face.center for face in faces if face.value is not None and face.value >= 2]).reshape(
-        -1, 2
-    )
+    read = np.array(spots).reshape(-1, 2)
     for center in bodies.centers * scale:
         if not read.size or np.hypot(*(read - center).T).min() >= OVERLAP_SHARE * die_work:
             spots.append(tuple(center))

@@ -147,6 +147,17 @@ def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     assert 6 in values and 3 not in values
 
 
+def test_white_dice_on_green_felt_are_read_in_gray_alone(monkeypatch):
+    """Red and blue add nothing on a gray face with gray pips, however coloured the tray around it is."""
+
+    def no_colour_pass(*args, **kwargs):
+        raise AssertionError("a colour pass ran for white dice")
+
+    monkeypatch.setattr(DiceReader, "_faces_in", no_colour_pass)
+    frame, _ = draw_dice([1, 4, 6, 2, 5], floor=(60, 130, 40))
+    assert DiceReader().read(frame).values == [1, 4, 6, 2, 5]
+
+
 def test_seven_dice_are_all_reported():
     frame, _ = draw_dice([1, 2, 3, 4, 5, 6, 2], size=(1000, 400), die=60)
     assert DiceReader().read(frame).values == [1, 2, 3, 4, 5, 6, 2]
