@@ -144,7 +144,7 @@ class DiceReader:
             scale = 1.0
         work = gray if scale == 1.0 else _resize(gray, scale)
         readings = [self._faces(work, die_px * scale, threshold)]
-        coloured = _coloured(_dice_in_view(readings[0], bodies, scale, die_px * scale), tray, scale, die_px)
+        coloured = _coloured(*_dice_in_view(readings[0], bodies, scale, die_px * scale), tray, scale)
         if coloured.size:
             box = _around(coloured, die_px * scale, work.shape)
             for channel in _colour_channels(tray):
@@ -273,9 +273,10 @@ def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     return [image[:, :, 2], image[:, :, 0]]
 
 
-def _coloured(spots: np.ndarray, tray: np.ndarray, scale: float, die_px: float) -> np.ndarray:
+def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: float) -> np.ndarray:
     """The spots (work pixels) whose die shows colour: on a gray face with gray pips, red and blue are gray.
 
+    Each die is looked at within its own measured size, so a coloured tray around a white die does not count.
     An infinite spot stands for "everywhere" and is kept when any of the frame is coloured.
     """
     if not spots.size:
@@ -283,9 +284,9 @@ def _coloured(spots: np.ndarray, tray: np.ndarray, scale: float, die_px: float) 
     if not np.isfinite(spots).all():
         return spots if _colour_share(tray) >= COLOUR_SHARE else spots[:0]
     height, width = tray.shape[:2]
-    radius = max(1, int(CHROMA_RING_SHARE * die_px))
     keep = []
-    for x, y in spots / scale:
+    for (x, y), size in zip(spots / scale, sizes / scale, strict=True):
+        radius = max(1, int(CHROMA_RING_SHARE * size))
         x0, y0 = max(0, int(x) - radius), max(0, int(y) - radius)
         patch = tray[y0 : min(height, int(y) + radius + 1), x0 : min(width, int(x) + radius + 1)]
         keep.append(patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE)
@@ -300,18 +301,22 @@ def _colour_share(image: np.ndarray) -> float:
     return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) / spread.size
 
 
-def _dice_in_view(faces: list[Face], bodies: Bodies | None, scale: float, die_work: float) -> np.ndarray:
-    """Where gray read a face, readable or not, and where a die body lies that gray read nothing on (work
-    pixels). With no bodies to go by, any place may hold a die: an infinite spot stands for the whole frame.
+def _dice_in_view(
+    faces: list[Face], bodies: Bodies | None, scale: float, die_work: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and sizes (work pixels) of the dice gray saw, readable or not, and of the die bodies it read
+    nothing on. With no bodies to go by, any place may hold a die: an infinite spot stands for the frame.
     """
-    spots = [face.center for face in faces]
     if bodies is None:
-        return np.array([(0.0, 0.0), (np.inf, np.inf)])
+        return np.array([(0.0, 0.0), (np.inf, np.inf)]), np.array([die_work, die_work])
+    spots = [face.center for face in faces]
+    sizes = [min(face.size, die_work) for face in faces]
     read = np.array(spots).reshape(-1, 2)
     for center in bodies.centers * scale:
         if not read.size or np.hypot(*(read - center).T).min() >= OVERLAP_SHARE * die_work:
             spots.append(tuple(center))
-    return np.array(spots, float).reshape(-1, 2)
+            sizes.append(min(bodies.size * scale, die_work))
+    return np.array(spots, float).reshape(-1, 2), np.array(sizes, float)
 
 
 def _around(spots: np.ndarray, die_work: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
