@@ -74,11 +74,9 @@ MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channe
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
 # B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the red and blue channels
 # are read when at least CHROMA_SHARE of it is coloured (a coloured face, or coloured pips on a gray one).
-# With no die bodies to go by, they are read over the whole frame when COLOUR_SHARE of it is coloured.
 COLOUR_SPREAD = 40
 CHROMA_RING_SHARE = 0.35
 CHROMA_SHARE = 0.03
-COLOUR_SHARE = 0.002
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
@@ -277,12 +275,9 @@ def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: flo
     """The spots (work pixels) whose die shows colour: on a gray face with gray pips, red and blue are gray.
 
     Each die is looked at within its own measured size, so a coloured tray around a white die does not count.
-    An infinite spot stands for "everywhere" and is kept when any of the frame is coloured.
     """
     if not spots.size:
         return spots
-    if not np.isfinite(spots).all():
-        return spots if _colour_share(tray) >= COLOUR_SHARE else spots[:0]
     height, width = tray.shape[:2]
     keep = []
     for (x, y), size in zip(spots / scale, sizes / scale, strict=True):
@@ -305,14 +300,12 @@ def _dice_in_view(
     faces: list[Face], bodies: Bodies | None, scale: float, die_work: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Centres and sizes (work pixels) of the dice gray saw, readable or not, and of the die bodies it read
-    nothing on. With no bodies to go by, any place may hold a die: an infinite spot stands for the frame.
+    nothing on. (No bodies at all means dice that look like the surface: white dice on a pale table.)
     """
-    if bodies is None:
-        return np.array([(0.0, 0.0), (np.inf, np.inf)]), np.array([die_work, die_work])
     spots = [face.center for face in faces]
     sizes = [min(face.size, die_work) for face in faces]
     read = np.array(spots).reshape(-1, 2)
-    for center in bodies.centers * scale:
+    for center in bodies.centers * scale if bodies is not None else []:
         if not read.size or np.hypot(*(read - center).T).min() >= OVERLAP_SHARE * die_work:
             spots.append(tuple(center))
             sizes.append(min(bodies.size * scale, die_work))
