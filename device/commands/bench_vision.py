@@ -1,7 +1,9 @@
 """`pipkeeper bench-vision`: the reader's accuracy on every photo set there is, and its speed per frame.
 
 Runs eval-vision on each set under `<repo>/../shared/datasets/dice-photos` (or `--datasets DIR`) and prints
-one table, then times the reader on simulated-tray frames of 640x480 and 1280x720 on one thread.
+one table, then times the reader on simulated-tray frames of 640x480 and 1280x720 on one thread: with the
+default profile (everything estimated per frame, as eval-vision reads unseen photos) and with a profile
+auto-calibrated on a few of those frames (die size, pip polarity, tray), as the appliance reads once set up.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ import cv2
 import numpy as np
 
 from device.commands.eval_vision import evaluate
+from vision.calibrate import auto_calibrate
+from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
 SIM_FRAMES = 30
+CALIBRATION_FRAMES = 5
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,10 +71,17 @@ def _sim_timing(width: int, height: int) -> str:
             frames.append(frame)
     except Exception as error:  # the simulator is another room's code; report, don't crash the benchmark
         return f"not measured ({type(error).__name__}: {error})"
-    reader = DiceReader()
+    calibrated, report = auto_calibrate(frames[:CALIBRATION_FRAMES], CalibrationProfile())
+    timings = [f"default profile {_timing(DiceReader(), frames)}"]
+    if report.get("ok"):
+        timings.append(f"calibrated {_timing(DiceReader(calibrated), frames)}")
+    return "; ".join(timings) + " (one thread)"
+
+
+def _timing(reader: DiceReader, frames: list[np.ndarray]) -> str:
     times = []
     for frame in frames:
         start = time.perf_counter()
         reader.read(frame)
         times.append((time.perf_counter() - start) * 1000.0)
-    return f"{np.median(times):.1f} ms median, {np.percentile(times, 90):.1f} ms p90 (one thread)"
+    return f"{np.median(times):.1f} ms median, {np.percentile(times, 90):.1f} ms p90"

@@ -59,3 +59,4 @@ def test_bench_vision_prints_one_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
     assert "640x480" in out and "1280x720" in out
+    assert out.count("calibrated ") == 2  # the appliance's steady state is timed too
