@@ -25,7 +25,7 @@ LAST_GOOD_NAME = "calibration.last-good.json"
 
 
 class ProfileStore:
-    """Load, save, revert, export and import the calibration profile in one state directory."""
+    """Load, save and revert the calibration profile in one state directory."""
 
     def __init__(self, state_dir: str | Path) -> None:
         self.state_dir = Path(state_dir)
@@ -41,7 +41,7 @@ class ProfileStore:
         profile, problem = _read(self.current_path)
         if profile is not None:
             return profile
-        fallback, fallback_problem = _read(self.last_good_path)
+        fallback, _ = _read(self.last_good_path)
         if fallback is not None:
             self.warning = f"{CURRENT_NAME} is unusable ({problem}); using the last good calibration"
         else:
@@ -75,20 +75,6 @@ class ProfileStore:
         atomic_write_json(self.current_path, previous.to_dict())
         self.warning = None
         return previous
-
-    def export_json(self) -> str:
-        """The current profile as JSON text, for download or for copying to another table."""
-        return json.dumps(self.load().to_dict(), indent=2, sort_keys=True) + "\n"
-
-    def import_json(self, text: str | bytes) -> CalibrationProfile:
-        """Validate and save a profile given as JSON text; raises ValueError (saving nothing) if it is bad."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ValueError(f"not a JSON calibration profile: {error}") from error
-        profile = CalibrationProfile.from_dict(data)
-        self.save(profile)
-        return profile
 
 
 def _read(path: Path) -> tuple[CalibrationProfile | None, str]:

@@ -30,7 +30,6 @@ BODY_FLOOR = 12.0  # ... and by at least this much (Lab units), so a flat synthe
 class Surface:
     """The estimated surface colour around every place, and how much the surface varies by itself."""
 
-    lab_small: np.ndarray  # the frame in Lab, shrunk
     surface_small: np.ndarray  # median-filtered copy: the surface colour at each place
     factor: float  # small pixels per image pixel
     texture: float  # typical Lab distance of the frame from its surface estimate
@@ -46,7 +45,7 @@ def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(size) - 1) | 1)
     surface = cv2.medianBlur(lab, max(window, 3))
     texture = float(np.median(_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
-    return Surface(lab, surface, factor, texture)
+    return Surface(surface, factor, texture)
 
 
 def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, float], radius: float) -> float:

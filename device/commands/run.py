@@ -19,7 +19,7 @@ from pathlib import Path
 
 from waitress import create_server
 
-from device.admin_secrets import admin_password_path, load_or_create_secret_key
+from device.admin_secrets import web_config
 from device.appliance import Table, build_table, is_raspberry_pi
 from device.config import PI_CONFIG, ConfigError, default_config_path, load_config
 from device.keyboard import KeyReader, in_foreground
@@ -79,13 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(table: Table, state_dir: Path, host: str, port: int, stop: threading.Event) -> int:
-    app = create_app(
-        table.session,
-        {
-            "SECRET_KEY": load_or_create_secret_key(state_dir),
-            "ADMIN_PASSWORD_FILE": str(admin_password_path(state_dir)),
-        },
-    )
+    app = create_app(table.session, web_config(state_dir))
     try:
         server = create_server(app, host=host, port=port, threads=WEB_THREADS)
     except OSError as error:

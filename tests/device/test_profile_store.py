@@ -71,30 +71,6 @@ def test_revert_without_history_changes_nothing(tmp_path):
     assert store.load() == FIRST
 
 
-def test_export_and_import(tmp_path):
-    source, target = ProfileStore(tmp_path / "a"), ProfileStore(tmp_path / "b")
-    source.save(SECOND)
-    text = source.export_json()
-    assert target.import_json(text) == SECOND
-    assert target.load() == SECOND
-
-
-@pytest.mark.parametrize(
-    "text, message",
-    [
-        ("not json", "not a JSON calibration profile"),
-        ('{"colour": 1}', "unknown profile field"),
-        ("3", "JSON object"),
-    ],
-)
-def test_bad_imports_are_refused_and_change_nothing(tmp_path, text, message):
-    store = ProfileStore(tmp_path)
-    store.save(FIRST)
-    with pytest.raises(ValueError, match=message):
-        store.import_json(text)
-    assert store.load() == FIRST and not store.last_good_path.exists()
-
-
 def test_saving_an_invalid_profile_is_refused(tmp_path):
     store = ProfileStore(tmp_path)
     with pytest.raises(ValueError):
