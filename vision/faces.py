@@ -36,7 +36,10 @@ ROUNDNESS_NOISE_PX = 1.0
 MIN_LAYOUT_SHARE = 0.45
 MAX_LAYOUT_SHARE = 1.8
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
-LONE_PIP_VOTE = 0.5  # weight of a one-pip reading when channels vote on a die's value
+LONE_PIP_VOTE = 0.5
+# A lone pip has no layout to back it, so it must be a clean disc: real pips fill 0.94 or more of their moment
+# ellipse, while glyphs and specks that pass the looser test for pips of a layout rarely reach 0.9.
+LONE_PIP_FILL = 0.9  # weight of a one-pip reading when channels vote on a die's value
 
 
 def _fingerprint(points: np.ndarray) -> np.ndarray:
@@ -188,7 +191,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     contrast = float(pips.contrast[members].min())
     if count == 1:
-        if pips.spread[members[0]] > params["face_spread"]:
+        if pips.spread[members[0]] > params["face_spread"] or pips.fill[members[0]] < LONE_PIP_FILL:
             return None
         center = (float(points[0, 0]), float(points[0, 1]))
         confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]

@@ -33,13 +33,14 @@ class Pips:
     face: np.ndarray  # gray level of the face ring around the pip
     label: np.ndarray  # label of the blob in `labels`
     spread: np.ndarray  # how uneven the wider ring around the pip is, in units of its contrast
+    fill: np.ndarray  # pixel count over the area of the ellipse of its second moments: 1 for a solid disc
     labels: np.ndarray  # int32 image: every thresholded blob has a label, > 0 for dark ones, < 0 for light
 
     def __len__(self) -> int:
         return int(self.x.size)
 
     def subset(self, keep: np.ndarray) -> Pips:
-        fields = ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "label", "spread")
+        fields = ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "label", "spread", "fill")
         return Pips(**{name: getattr(self, name)[keep] for name in fields}, labels=self.labels)
 
 
@@ -50,8 +51,13 @@ def find_pips(
     threshold: float,
     polarity: str,
     min_roundness: float,
+    min_fill: float = 0.0,
 ) -> Pips:
-    """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed."""
+    """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed.
+
+    `min_fill` is the least share of its moment ellipse a blob must cover: a pip is a solid disc (about 1),
+    while a letter or an arrow on a key is strokes around holes and covers much less.
+    """
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     # The peak is the strongest response within a square a third of the kernel wide: a square (unlike a
     # disc) is a separable filter, so this costs the same for the small dice of a tray and big close-ups.
@@ -82,7 +88,7 @@ def find_pips(
     if not found:
         return _empty(labels)
     columns = [np.concatenate(values) for values in zip(*found, strict=True)]
-    x, y, diameter, roundness, dark_flags, label, pip_level = columns
+    x, y, diameter, roundness, dark_flags, label, pip_level, fill = columns
     pips = Pips(
         x=x,
         y=y,
@@ -93,10 +99,12 @@ def find_pips(
         face=np.zeros_like(x),
         label=label,
         spread=np.zeros_like(x),
+        fill=fill,
         labels=labels,
     )
-    pips = pips.subset(roundness >= min_roundness)
-    return _check_rings(pips, gray, pip_level[roundness >= min_roundness], threshold)
+    solid = (roundness >= min_roundness) & (fill >= min_fill)
+    pips = pips.subset(solid)
+    return _check_rings(pips, gray, pip_level[solid], threshold)
 
 
 def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
@@ -116,7 +124,7 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
     )
     ids = np.flatnonzero(plausible) + 1
     if ids.size == 0:
-        return [np.zeros(0)] * 4 + [np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0)]
+        return [np.zeros(0)] * 4 + [np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0), np.zeros(0)]
     lookup = np.zeros(len(areas) + 1, np.int32)
     lookup[ids] = np.arange(1, ids.size + 1)
     slot = lookup[pixel_ids]
@@ -135,7 +143,8 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
     roundness = np.sqrt(np.maximum(half_trace - det_root, 1e-9) / (half_trace + det_root))
     level = np.bincount(slot, gray[ys, xs].astype(np.float64), n)[1:] / count
     diameter = 2.0 * np.sqrt(count / np.pi)
-    return [mx, my, diameter, roundness, np.full(ids.size, dark), (ids * sign).astype(np.int32), level]
+    fill = count / (4.0 * np.pi * np.sqrt(np.maximum(cxx * cyy - cxy * cxy, 1e-9)))
+    return [mx, my, diameter, roundness, np.full(ids.size, dark), (ids * sign).astype(np.int32), level, fill]
 
 
 def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold: float) -> Pips:
@@ -179,6 +188,7 @@ def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold:
         face=np.nan_to_num(face),
         label=pips.label,
         spread=np.nan_to_num(spread_far, nan=9.0),
+        fill=pips.fill,
         labels=pips.labels,
     )
     return result.subset(keep)
@@ -199,5 +209,15 @@ def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, 
 def _empty(labels: np.ndarray) -> Pips:
     zeros = np.zeros(0)
     return Pips(
-        zeros, zeros, zeros, zeros, np.zeros(0, bool), zeros, zeros, np.zeros(0, np.int32), zeros, labels
+        zeros,
+        zeros,
+        zeros,
+        zeros,
+        np.zeros(0, bool),
+        zeros,
+        zeros,
+        np.zeros(0, np.int32),
+        zeros,
+        zeros,
+        labels,
     )

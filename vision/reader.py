@@ -41,6 +41,8 @@ DEFAULT_PARAMS: dict[str, float] = {
     "pip_size": 0.14,
     # Least minor/major axis ratio of a pip; side faces seen edge-on give flatter pips.
     "pip_roundness": 0.45,
+    # Least share of its moment ellipse a pip covers: a pip is a solid disc, a glyph on a key is strokes.
+    "pip_fill": 0.85,
     # Furthest two pips of one face may be apart, as a share of the die side (the diagonal of a 2 is 0.71).
     "link_distance": 0.85,
     # Largest size ratio of two pips on one face.
@@ -58,6 +60,7 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
     "pip_contrast": (0.04, 0.4),
     "pip_size": (0.12, 0.28),
     "pip_roundness": (0.2, 0.8),
+    "pip_fill": (0.5, 0.95),
     "link_distance": (0.72, 1.1),
     "size_ratio": (1.2, 2.5),
     "layout_tolerance": (0.03, 0.2),
@@ -212,6 +215,7 @@ class DiceReader:
             threshold,
             self.profile.pip_polarity,
             self.params["pip_roundness"],
+            self.params["pip_fill"],
         )
         if len(pips) == 0:
             return None
@@ -234,6 +238,7 @@ class DiceReader:
             threshold,
             self.profile.pip_polarity,
             self.params["pip_roundness"],
+            self.params["pip_fill"],
         )
         faces = group_faces(pips, work, die_px, self.params)
         # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.

@@ -8,7 +8,10 @@ from vision.reader import DEFAULT_PARAMS
 
 
 def pips_at(
-    points: list[tuple[float, float]], diameter: float = 5.0, roundness: list[float] | None = None
+    points: list[tuple[float, float]],
+    diameter: float = 5.0,
+    roundness: list[float] | None = None,
+    fill: float = 1.0,
 ) -> Pips:
     """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs)."""
     xy = np.array(points, float)
@@ -23,6 +26,7 @@ def pips_at(
         face=np.full(n, 220.0),
         label=np.arange(1, n + 1, dtype=np.int32),
         spread=np.zeros(n),
+        fill=np.full(n, fill),
         labels=np.zeros((120, 120), np.int32),
     )
 
@@ -59,3 +63,9 @@ def test_a_two_with_pips_set_well_in_from_the_edges_is_a_two():
 def test_two_neighbouring_pips_of_a_six_are_not_a_two():
     step = 0.27 * 40.0  # one pip to the next down a column of a six
     assert 2 not in read(pips_at([(60, 60), (60, 60 + step)]))
+
+
+def test_a_lone_pip_must_be_a_clean_disc():
+    """One pip has no layout to back it: a blob that covers little of its ellipse (a glyph) is no 1."""
+    assert read(pips_at([(60, 60)], fill=0.97)) == [1]
+    assert read(pips_at([(60, 60)], fill=0.8)) == []

@@ -110,6 +110,14 @@ def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
 
 
+def test_a_hollow_glyph_on_a_dark_key_is_not_a_die_showing_one():
+    """A ring-shaped symbol is pip-sized and round, but strokes around a hole: no pip is hollow."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    cv2.circle(frame, (308, 408), 6, (230, 230, 230), 2, cv2.LINE_AA)
+    assert DiceReader().read(frame[300:, 200:420]).values == []
+
+
 @pytest.mark.parametrize(("value", "dot"), [(6, (0.0, -0.4)), (2, (0.0, 0.27))])
 def test_a_stray_dot_on_a_die_does_not_make_a_second_die(value, dot):
     """Dice cannot overlap: a dot of dirt on a six must not cut it into two threes, nor a two into ones."""
