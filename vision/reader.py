@@ -50,7 +50,7 @@ DEFAULT_PARAMS: dict[str, float] = {
     # Mean misfit of the pip layout's normalised distances allowed against the canonical face.
     "layout_tolerance": 0.09,
     # How uneven the face around a lone pip may be (in units of the pip's contrast) for it to read as a 1.
-    "face_spread": 0.6,
+    "face_spread": 0.4,
     # How far the face around a lone pip must stand out from the surface around it, in units of how much
     # that surface varies by itself (`vision.body`): a die showing 1 has a body, a speck on the tray has not.
     "body_contrast": 2.0,
@@ -68,7 +68,7 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
     "body_contrast": (0.0, 8.0),
 }
 
-WORK_DIE_PX = 40.0  # die side after resizing: enough pixels for a pip of ~7 px, few enough to be fast
+WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is more than pixel noise
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
