@@ -269,29 +269,22 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     """One face per die from several readings of the same frame (the gray image first, then colour channels).
 
     Red pips on a blue die are plain in the red channel and faint in gray, so each channel may see a die
-    the others miss or misread. Faces closer than `OVERLAP` die sides are one die; the value read in most
-    channels wins, a lone pip counting half (one visible pip is also what a face with faint pips shows),
-    and on a tie the first reading's value. Unreadable regions come from the first reading alone, and only
-    where no channel read a die.
+    the others miss or misread. Faces closer than `OVERLAP` die sides are one die, and the reading with the
+    most pips wins (the more confident on a tie): a channel loses pips that are faint in it far more often
+    than it makes up a whole pip layout, so a two in one channel and a five in another is a five whose faint
+    pips one channel missed. Unreadable regions come from the first reading alone, and only where no
+    channel read a die.
     """
-    dice: list[list[tuple[Face, int]]] = []
-    for order, faces in enumerate(readings):
+    dice: list[list[Face]] = []
+    for faces in readings:
         for face in faces:
             if face.value is None:
                 continue
-            home = next((die for die in dice if _gap(face, die[0][0]) < OVERLAP * die_px), None)
+            home = next((die for die in dice if _gap(face, die[0]) < OVERLAP * die_px), None)
             if home is None:
-                dice.append([(face, order)])
+                dice.append([face])
             else:
-                home.append((face, order))
-    chosen = []
-    for die in dice:
-        votes: dict[int, float] = {}
-        for face, _ in die:
-            votes[face.value] = votes.get(face.value, 0.0) + (LONE_PIP_VOTE if face.value == 1 else 1.0)
-        first = min(order for _, order in die)
-        first_value = next(face.value for face, order in die if order == first)
-        value = max(votes, key=lambda v: (votes[v], v == first_value))
-        chosen.append(max((face for face, _ in die if face.value == value), key=lambda face: face.confidence))
+                home.append(face)
+    chosen = [max(die, key=lambda face: (face.value, face.confidence)) for die in dice]
     unread = [face for face in readings[0] if face.value is None]
     return chosen + [face for face in unread if all(_gap(face, die) >= OVERLAP * die_px for die in chosen)]

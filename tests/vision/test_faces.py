@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from vision.faces import group_faces
+from vision.faces import Face, group_faces, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
@@ -69,3 +69,11 @@ def test_a_lone_pip_must_be_a_clean_disc():
     """One pip has no layout to back it: a blob that covers little of its ellipse (a glyph) is no 1."""
     assert read(pips_at([(60, 60)], fill=0.97)) == [1]
     assert read(pips_at([(60, 60)], fill=0.8)) == []
+
+
+def test_the_channel_that_sees_the_most_pips_decides_a_die():
+    """Gray missed three faint pips of a five; the red channel saw all five. One die, and it is a five."""
+    gray = Face((0, 1), 2, (60.0, 60.0), 40.0, 0.0, 0.95)
+    red = Face((0, 1, 2, 3, 4), 5, (61.0, 59.0), 40.0, 0.0, 0.6)
+    elsewhere = Face((0,), 1, (200.0, 60.0), 40.0, 0.0, 0.9)
+    assert sorted(face.value for face in vote([[gray, elsewhere], [red]], 40.0)) == [1, 5]
