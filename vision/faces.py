@@ -35,6 +35,9 @@ ROUNDNESS_NOISE_PX = 1.0
 # layout; below 0.45, two pips are neighbours on one face (the column of a six), not a face of their own.
 MIN_LAYOUT_SHARE = 0.45
 MAX_LAYOUT_SHARE = 1.8
+# Every pip layout is point-symmetric about its centre, however the camera foreshortens it: a four with a
+# pip of a side face beside it can pass the distance fingerprint of a five, but not this.
+SYMMETRY_TOLERANCE = 0.15  # largest miss of a pip's mirror image, as a share of the layout's span
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
 LONE_PIP_VOTE = 0.5
 # A lone pip has no layout to back it, so it must be a clean disc: real pips fill 0.94 or more of their moment
@@ -207,6 +210,8 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
     agreement = die_from_layout / die_px
     if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
         return None
+    if count >= 3 and _asymmetry(points) > SYMMETRY_TOLERANCE:
+        return None
     dx, dy = points[j] - points[i]
     angle = float((np.degrees(np.arctan2(dy, dx)) - 45.0) % 90.0)
     center = points.mean(axis=0)
@@ -220,6 +225,15 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         float(np.clip(confidence, 0.0, 1.0)),
         bool(pips.dark[members[0]]),
     )
+
+
+def _asymmetry(points: np.ndarray) -> float:
+    """How far the pips are from point symmetry about their centroid, as a share of their span."""
+    center = points.mean(axis=0)
+    mirrored = 2 * center - points
+    gaps = np.hypot(*(mirrored[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    span = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).max()
+    return float(gaps.min(axis=1).max() / span)
 
 
 def _split(members: np.ndarray, pips: Pips) -> tuple[np.ndarray, np.ndarray]:

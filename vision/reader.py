@@ -39,8 +39,8 @@ DEFAULT_PARAMS: dict[str, float] = {
     "pip_contrast": 0.14,
     # Pip diameter as a share of the die side: converts pip sizes to die sizes and back.
     "pip_size": 0.14,
-    # Least minor/major axis ratio of a pip: a top face seen up to ~55° off vertical is rounder; side faces seen
-    # edge-on and glyphs are flatter.
+    # Least minor/major axis ratio of a pip: a top face seen up to ~55° off vertical is rounder; side faces
+    # seen edge-on and glyphs are flatter.
     "pip_roundness": 0.55,
     # Least share of its moment ellipse a pip covers: a pip is a solid disc, a glyph on a key is strokes.
     "pip_fill": 0.85,

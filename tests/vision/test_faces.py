@@ -77,3 +77,11 @@ def test_the_channel_that_sees_the_most_pips_decides_a_die():
     red = Face((0, 1, 2, 3, 4), 5, (61.0, 59.0), 40.0, 0.0, 0.6)
     elsewhere = Face((0,), 1, (200.0, 60.0), 40.0, 0.0, 0.9)
     assert sorted(face.value for face in vote([[gray, elsewhere], [red]], 40.0)) == [1, 5]
+
+
+def test_a_four_with_a_side_face_pip_beside_it_is_not_a_five():
+    """Four corners and a pip off one corner can pass the fingerprint of a five, but are not symmetric."""
+    step = 0.27 * 40.0
+    corners = [(60 - step, 60 - step), (60 + step, 60 - step), (60 - step, 60 + step), (60 + step, 60 + step)]
+    assert read(pips_at([*corners, (60, 60)])) == [5]
+    assert 5 not in read(pips_at([*corners, (60 + 2.2 * step, 60 + 1.2 * step)]))
