@@ -1,7 +1,8 @@
 """Group pip candidates into die faces and check each group against the six canonical pip layouts.
 
 Two pips belong to one face when they are close for their size, alike in size, polarity and face colour, and
-the straight line between them crosses only face (no other blob, no dark gap where two dice touch). A group
+the straight line between them crosses only face (no seam where two dice touch; blobs of the pips' own
+polarity on the way, such as the flecks of a marbled die, are face too). A group
 that does not look like a face (too many pips, a bent row, a spread that does not fit its pip size) is split
 at the longest edge of its minimum spanning tree and each part is judged again: that separates touching dice
 and drops stray pips from side faces.
@@ -143,8 +144,8 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     xs = np.rint(pips.x[first, None] + t * (pips.x[second, None] - pips.x[first, None])).astype(np.intp)
     ys = np.rint(pips.y[first, None] + t * (pips.y[second, None] - pips.y[first, None])).astype(np.intp)
     labels = pips.labels[ys, xs]
-    other_polarity = np.where(pips.dark[first, None], labels <= 0, labels >= 0)
-    own = other_polarity | (labels == pips.label[first, None]) | (labels == pips.label[second, None])
+    # Blobs of the pips' polarity on the way (other pips, the speckles of a marbled die) are not a seam.
+    on_blob = np.where(pips.dark[first, None], labels > 0, labels < 0)
     values = gray[ys, xs].astype(np.float64)
     face = (pips.face[first] + pips.face[second])[:, None] / 2
     half = (pips.contrast[first] + pips.contrast[second])[:, None] / 3
@@ -153,8 +154,8 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     clear_of_pips = (t * length > 0.75 * pips.diameter[first, None]) & (
         (1 - t) * length > 0.75 * pips.diameter[second, None]
     )
-    face_like = ~other_polarity | (sign * (values - face) >= -half)
-    clear = ((own & face_like) | ~clear_of_pips).all(axis=1)
+    face_like = on_blob | (sign * (values - face) >= -half)
+    clear = (face_like | ~clear_of_pips).all(axis=1)
     return np.stack([first[clear], second[clear]], axis=1)
 
 

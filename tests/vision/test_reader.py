@@ -110,6 +110,18 @@ def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
 
 
+@pytest.mark.parametrize("value", [2, 4])
+def test_streaks_of_a_marbled_die_between_its_pips_do_not_split_its_face(value):
+    """Light streaks in a dark die that lie on the lines from pip to pip are face, not a seam between dice."""
+    die = 64
+    frame, centres = draw_dice([value, value], die=die, face=(60, 40, 30), pip=235, floor=200)
+    for x, y in centres:
+        for dx, dy in ((0, 0), (0, -0.27), (0, 0.27), (-0.27, 0), (0.27, 0)):
+            start = (int(x + dx * die) - 4, int(y + dy * die) - 1)
+            cv2.line(frame, start, (start[0] + 8, start[1] + 2), (150, 150, 150), 2)
+    assert DiceReader().read(frame).values == [value, value]
+
+
 def test_a_hollow_glyph_on_a_dark_key_is_not_a_die_showing_one():
     """A ring-shaped symbol is pip-sized and round, but strokes around a hole: no pip is hollow."""
     frame, _ = draw_dice([3, 5, 6, 4])
