@@ -136,6 +136,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         & (size_ratio <= params["size_ratio"])
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
         & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
+        & (pips.parent[:, None] != pips.parent[None, :])  # two cores of one blob are one pip and its glint
     )
     first, second = np.nonzero(np.triu(candidate, 1))
     if first.size == 0:
@@ -195,7 +196,8 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     contrast = float(pips.contrast[members].min())
     if count == 1:
-        if pips.spread[members[0]] > params["face_spread"] or pips.fill[members[0]] < LONE_PIP_FILL:
+        lone = members[0]
+        if pips.spread[lone] > params["face_spread"] or pips.fill[lone] < LONE_PIP_FILL or pips.core[lone]:
             return None
         center = (float(points[0, 0]), float(points[0, 1]))
         confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]

@@ -3,7 +3,9 @@
 A black-hat (closing minus image) keeps dark features narrower than its kernel and a top-hat keeps light ones,
 so with a kernel about half a die wide both kinds of pip stand out while whole dice, shadows and the tray do
 not. A blob is cut at half its own peak response, so its measured size does not depend on its contrast and
-faint shading next to a strong pip does not merge into it. Each blob is then measured in one vectorised pass
+faint shading next to a strong pip does not merge into it. A blob that is not pip-shaped at that cut (a pip
+joined by a glossy highlight, big pips of a five touching) is cut again nearer its peak, where the cores part;
+such cores count in a layout but never alone as a 1. Each blob is then measured in one vectorised pass
 (area, centre, second moments, mean response) and checked against a ring of pixels around it, which must look
 like a die face: homogeneous and clearly on the other side of the pip's brightness.
 """
@@ -16,6 +18,8 @@ import cv2
 import numpy as np
 
 RING_SAMPLES = 16
+# A core is most of a pip: at least this many times the smallest pip diameter (bits of text strokes are less).
+CORE_MIN_SIZE = 1.5
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
 
@@ -34,13 +38,31 @@ class Pips:
     label: np.ndarray  # label of the blob in `labels`
     spread: np.ndarray  # how uneven the wider ring around the pip is, in units of its contrast
     fill: np.ndarray  # pixel count over the area of the ellipse of its second moments: 1 for a solid disc
+    parent: np.ndarray  # label of the first-cut blob it came from: its own label, unless it is a core of one
     labels: np.ndarray  # int32 image: every thresholded blob has a label, > 0 for dark ones, < 0 for light
 
     def __len__(self) -> int:
         return int(self.x.size)
 
+    @property
+    def core(self) -> np.ndarray:
+        """True for pips cut out of a larger blob: evidence within a layout, too weak to stand alone."""
+        return self.parent != self.label
+
     def subset(self, keep: np.ndarray) -> Pips:
-        fields = ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "label", "spread", "fill")
+        fields = (
+            "x",
+            "y",
+            "diameter",
+            "roundness",
+            "dark",
+            "contrast",
+            "face",
+            "label",
+            "spread",
+            "fill",
+            "parent",
+        )
         return Pips(**{name: getattr(self, name)[keep] for name in fields}, labels=self.labels)
 
 
@@ -69,26 +91,30 @@ def find_pips(
             continue
         operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
         response = cv2.morphologyEx(gray, operation, element)
-        peak = cv2.dilate(response, peak_element)
-        mask = ((response > threshold) & (response.astype(np.int16) * 2 >= peak)).view(np.uint8)
-        count, part, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
-        if count <= 1:
-            continue
-        # Work on the blobs' own pixels, a small share of the frame, rather than on whole label images.
-        points = cv2.findNonZero(mask).reshape(-1, 2)
-        xs, ys = points[:, 0], points[:, 1]
-        ids = part[ys, xs]
-        # Specks smaller than any pip (anti-aliasing crumbs at a pip's rim) must not block links between pips.
-        low = diameter_range[0]
-        keep = stats[ids, cv2.CC_STAT_AREA] >= np.pi / 4 * low * low
-        xs, ys, ids = xs[keep], ys[keep], ids[keep]
+        peak = cv2.dilate(response, peak_element).astype(np.int16)
+        strong = response > threshold
+        response = response.astype(np.int16)
         sign = 1 if dark else -1
-        labels[ys, xs] = ids * sign
-        found.append(_measure(xs, ys, ids, stats, sign, gray, diameter_range, dark))
+        first = _cut(strong & (response * 2 >= peak), labels, 0, sign, gray, diameter_range, dark)
+        if first is None:
+            continue
+        blobs, count, part = first
+        shaped = (blobs[3] >= min_roundness) & (blobs[7] >= min_fill)
+        found.append(blobs + [blobs[5]])
+        # Blobs that are not pip-shaped are cut again nearer their peak, apart from the pips already found.
+        is_pip = np.zeros(count + 1, bool)
+        is_pip[np.abs(blobs[5][shaped])] = True
+        cores = strong & (response * 4 >= peak * 3) & ~is_pip[part]  # three quarters of the local peak
+        core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
+        second = _cut(cores, labels, count, sign, gray, core_range, dark)
+        if second is not None:
+            blobs = second[0]
+            parents = part[np.rint(blobs[1]).astype(np.intp), np.rint(blobs[0]).astype(np.intp)] * sign
+            found.append(blobs + [np.where(parents != 0, parents, blobs[5])])
     if not found:
         return _empty(labels)
     columns = [np.concatenate(values) for values in zip(*found, strict=True)]
-    x, y, diameter, roundness, dark_flags, label, pip_level, fill = columns
+    x, y, diameter, roundness, dark_flags, label, pip_level, fill, parent = columns
     pips = Pips(
         x=x,
         y=y,
@@ -100,11 +126,35 @@ def find_pips(
         label=label,
         spread=np.zeros_like(x),
         fill=fill,
+        parent=parent,
         labels=labels,
     )
     solid = (roundness >= min_roundness) & (fill >= min_fill)
     pips = pips.subset(solid)
     return _check_rings(pips, gray, pip_level[solid], threshold)
+
+
+def _cut(mask, labels, offset, sign, gray, diameter_range, dark):
+    """Label the blobs of `mask` in `labels` (numbered from `offset` + 1, signed by polarity), measure them.
+
+    Returns (measured columns, blob count, component image), or None when the mask is empty.
+    """
+    mask = mask.view(np.uint8)
+    count, part, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+    if count <= 1:
+        return None
+    # Work on the blobs' own pixels, a small share of the frame, rather than on whole label images.
+    points = cv2.findNonZero(mask).reshape(-1, 2)
+    xs, ys = points[:, 0], points[:, 1]
+    ids = part[ys, xs]
+    # Specks smaller than any pip (anti-aliasing crumbs at a pip's rim) must not block links between pips.
+    low = diameter_range[0]
+    keep = stats[ids, cv2.CC_STAT_AREA] >= np.pi / 4 * low * low
+    xs, ys, ids = xs[keep], ys[keep], ids[keep]
+    labels[ys, xs] = (ids + offset) * sign
+    blobs = _measure(xs, ys, ids, stats, sign, gray, diameter_range, dark)
+    blobs[5] = np.where(blobs[5] != 0, blobs[5] + offset * sign, 0).astype(np.int32)
+    return blobs, count, part
 
 
 def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
@@ -189,6 +239,7 @@ def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold:
         label=pips.label,
         spread=np.nan_to_num(spread_far, nan=9.0),
         fill=pips.fill,
+        parent=pips.parent,
         labels=pips.labels,
     )
     return result.subset(keep)
@@ -219,5 +270,6 @@ def _empty(labels: np.ndarray) -> Pips:
         np.zeros(0, np.int32),
         zeros,
         zeros,
+        np.zeros(0, np.int32),
         labels,
     )

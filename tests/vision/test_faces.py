@@ -12,6 +12,7 @@ def pips_at(
     diameter: float = 5.0,
     roundness: list[float] | None = None,
     fill: float = 1.0,
+    core: bool = False,
 ) -> Pips:
     """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs)."""
     xy = np.array(points, float)
@@ -27,6 +28,7 @@ def pips_at(
         label=np.arange(1, n + 1, dtype=np.int32),
         spread=np.zeros(n),
         fill=np.full(n, fill),
+        parent=np.arange(1, n + 1, dtype=np.int32) + (100 if core else 0),
         labels=np.zeros((120, 120), np.int32),
     )
 
@@ -85,3 +87,10 @@ def test_a_four_with_a_side_face_pip_beside_it_is_not_a_five():
     corners = [(60 - step, 60 - step), (60 + step, 60 - step), (60 - step, 60 + step), (60 + step, 60 + step)]
     assert read(pips_at([*corners, (60, 60)])) == [5]
     assert 5 not in read(pips_at([*corners, (60 + 2.2 * step, 60 + 1.2 * step)]))
+
+
+def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
+    """A core is a pip only in a layout: alone it may be the round middle of a letter."""
+    assert read(pips_at([(60, 60)], core=True)) == []
+    step = 0.27 * 40.0
+    assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]

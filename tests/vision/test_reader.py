@@ -122,6 +122,17 @@ def test_streaks_of_a_marbled_die_between_its_pips_do_not_split_its_face(value):
     assert DiceReader().read(frame).values == [value, value]
 
 
+@pytest.mark.parametrize("value", [2, 5])
+def test_a_glint_joining_a_pip_does_not_hide_it(value):
+    """A glossy die: a light streak of reflected light runs into one of its light pips."""
+    die = 64
+    frame, centres = draw_dice([value, 3], die=die, face=(50, 40, 40), pip=(230, 230, 230), floor=200)
+    x, y = centres[0]
+    corner = (int(x - 0.27 * die), int(y - 0.27 * die))
+    cv2.line(frame, corner, (corner[0] - 20, corner[1]), (170, 170, 170), 2, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [value, 3]
+
+
 def test_a_hollow_glyph_on_a_dark_key_is_not_a_die_showing_one():
     """A ring-shaped symbol is pip-sized and round, but strokes around a hole: no pip is hollow."""
     frame, _ = draw_dice([3, 5, 6, 4])
