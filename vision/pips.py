@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 
 RING_SAMPLES = 16
+# Grana's block-based labelling: about twice as fast as the default on the sparse masks of pips.
+CCL = cv2.CCL_GRANA
 # A core is most of a pip: at least this many times the smallest pip diameter (bits of text strokes are less).
 CORE_MIN_SIZE = 1.5
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
@@ -74,11 +76,13 @@ def find_pips(
     polarity: str,
     min_roundness: float,
     min_fill: float = 0.0,
+    cores: bool = True,
 ) -> Pips:
     """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed.
 
     `min_fill` is the least share of its moment ellipse a blob must cover: a pip is a solid disc (about 1),
-    while a letter or an arrow on a key is strokes around holes and covers much less.
+    while a letter or an arrow on a key is strokes around holes and covers much less. `cores=False` skips
+    the second cut (enough to measure pip sizes, and half the work).
     """
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     # The peak is the strongest response within a square a third of the kernel wide: a square (unlike a
@@ -91,22 +95,31 @@ def find_pips(
             continue
         operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
         response = cv2.morphologyEx(gray, operation, element)
-        peak = cv2.dilate(response, peak_element).astype(np.int16)
-        strong = response > threshold
-        response = response.astype(np.int16)
+        # In 8-bit OpenCV operations (a few times faster than numpy's on a whole frame): the peak minus the
+        # response, and the pixels that reach half of their local peak.
+        below_peak = cv2.subtract(cv2.dilate(response, peak_element), response)
+        strong = cv2.compare(response, threshold, cv2.CMP_GT)
+        near_half = cv2.compare(response, below_peak, cv2.CMP_GE)
         sign = 1 if dark else -1
-        first = _cut(strong & (response * 2 >= peak), labels, 0, sign, gray, diameter_range, dark)
+        first = _cut(cv2.bitwise_and(strong, near_half), labels, 0, sign, gray, diameter_range, dark)
         if first is None:
             continue
-        blobs, count, part = first
+        blobs, count, part, pixels = first
         shaped = (blobs[3] >= min_roundness) & (blobs[7] >= min_fill)
         found.append(blobs + [blobs[5]])
-        # Blobs that are not pip-shaped are cut again nearer their peak, apart from the pips already found.
+        if not cores:
+            continue
+        # Blobs that are not pip-shaped are cut again at three quarters of their peak, apart from the pips
+        # already found.
+        near_quarter = cv2.compare(response, cv2.add(below_peak, cv2.add(below_peak, below_peak)), cv2.CMP_GE)
+        core_mask = cv2.bitwise_and(strong, near_quarter)
         is_pip = np.zeros(count + 1, bool)
         is_pip[np.abs(blobs[5][shaped])] = True
-        cores = strong & (response * 4 >= peak * 3) & ~is_pip[part]  # three quarters of the local peak
+        xs, ys, ids = pixels
+        taken = is_pip[ids]
+        core_mask[ys[taken], xs[taken]] = 0
         core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
-        second = _cut(cores, labels, count, sign, gray, core_range, dark)
+        second = _cut(core_mask, labels, count, sign, gray, core_range, dark)
         if second is not None:
             blobs = second[0]
             parents = part[np.rint(blobs[1]).astype(np.intp), np.rint(blobs[0]).astype(np.intp)] * sign
@@ -137,10 +150,10 @@ def find_pips(
 def _cut(mask, labels, offset, sign, gray, diameter_range, dark):
     """Label the blobs of `mask` in `labels` (numbered from `offset` + 1, signed by polarity), measure them.
 
-    Returns (measured columns, blob count, component image), or None when the mask is empty.
+    Returns (measured columns, blob count, component image, the blobs' pixels as (xs, ys, ids)), or None
+    when the mask is empty.
     """
-    mask = mask.view(np.uint8)
-    count, part, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+    count, part, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, CCL)
     if count <= 1:
         return None
     # Work on the blobs' own pixels, a small share of the frame, rather than on whole label images.
@@ -154,7 +167,7 @@ def _cut(mask, labels, offset, sign, gray, diameter_range, dark):
     labels[ys, xs] = (ids + offset) * sign
     blobs = _measure(xs, ys, ids, stats, sign, gray, diameter_range, dark)
     blobs[5] = np.where(blobs[5] != 0, blobs[5] + offset * sign, 0).astype(np.int32)
-    return blobs, count, part
+    return blobs, count, part, (xs, ys, ids)
 
 
 def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):

@@ -217,6 +217,7 @@ class DiceReader:
             self.profile.pip_polarity,
             self.params["pip_roundness"],
             self.params["pip_fill"],
+            cores=False,
         )
         if len(pips) == 0:
             return None
