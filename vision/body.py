@@ -101,12 +101,14 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    width, height, area = (
-        stats[1:, index] for index in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
-    )
+    fields = (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
+    left, top, width, height, area = (stats[1:, index] for index in fields)
     longer, shorter = np.maximum(width, height), np.minimum(width, height)
+    # A blob cut by the border (the corner of a tray rim, a die half out of view) has no readable die.
+    inside = (left > 0) & (top > 0) & (left + width < mask.shape[1]) & (top + height < mask.shape[0])
     compact = (
-        (area >= 9)
+        inside
+        & (area >= 9)
         & (area >= 0.5 * width * height)
         & (longer <= 2 * shorter)
         & (longer <= BODY_SHORT_SIDE / 6)

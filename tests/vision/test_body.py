@@ -26,6 +26,13 @@ def test_the_dice_bodies_are_counted_and_measured():
     assert bodies.size == pytest.approx(30, rel=0.2)
 
 
+def test_a_body_cut_by_the_frame_edge_is_not_counted():
+    """Part of a die at the border, or a corner of a rim, is nothing to read: it must not steer the reader."""
+    frame, _ = felt_with_dice(die=30)
+    cv2.rectangle(frame, (0, 300), (21, 330), (40, 40, 200), -1)
+    assert find_bodies(frame).count == 3
+
+
 def test_a_bare_surface_has_no_bodies():
     frame, _ = felt_with_dice(colours=())
     assert find_bodies(frame) is None
