@@ -286,7 +286,8 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     """One face per die from several readings of the same frame (the gray image first, then colour channels).
 
     Red pips on a blue die are plain in the red channel and faint in gray, so each channel may see a die
-    the others miss or misread. Faces closer than `OVERLAP` die sides are one die, and the reading with the
+    the others miss or misread. A face joins the nearest die an earlier reading found within `OVERLAP` die
+    sides (faces of one reading are distinct dice: it merged its own overlaps), and the reading with the
     most pips wins (the more confident on a tie): a channel loses pips that are faint in it far more often
     than it makes up a whole pip layout, so a two in one channel and a five in another is a five whose faint
     pips one channel missed. Unreadable regions come from the first reading alone, and only where no
@@ -294,14 +295,16 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     """
     dice: list[list[Face]] = []
     for faces in readings:
+        seen = len(dice)  # a reading's own faces are distinct dice: it already merged what overlaps
         for face in faces:
             if face.value is None:
                 continue
-            home = next((die for die in dice if _gap(face, die[0]) < OVERLAP * die_px), None)
-            if home is None:
+            gaps = [_gap(face, die[0]) for die in dice[:seen]]
+            nearest = int(np.argmin(gaps)) if gaps else -1
+            if nearest < 0 or gaps[nearest] >= OVERLAP * die_px:
                 dice.append([face])
             else:
-                home.append(face)
+                dice[nearest].append(face)
     chosen = [max(die, key=lambda face: (face.value, face.confidence)) for die in dice]
     unread = [face for face in readings[0] if face.value is None]
     return chosen + [face for face in unread if all(_gap(face, die) >= OVERLAP * die_px for die in chosen)]

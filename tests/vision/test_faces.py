@@ -94,3 +94,12 @@ def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
     assert read(pips_at([(60, 60)], core=True)) == []
     step = 0.27 * 40.0
     assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]
+
+
+def test_two_dice_one_reading_found_stay_two_when_the_channels_vote():
+    """Gray told a one and a five apart although they are close (small dice touching): no later reading
+    may fuse them, and a red reading of the five joins the five."""
+    one = Face((0,), 1, (60.0, 60.0), 40.0, 0.0, 0.95)
+    five = Face((0, 1, 2, 3, 4), 5, (86.0, 60.0), 40.0, 0.0, 0.9)
+    red_five = Face((0, 1, 2, 3, 4), 5, (85.0, 61.0), 40.0, 0.0, 0.9)
+    assert sorted(face.value for face in vote([[one, five], [red_five]], 40.0)) == [1, 5]
