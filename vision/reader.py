@@ -8,12 +8,13 @@ How it reads, in order:
    twice, the frame is read at both sizes and the reading with more dice wins.
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
-4. Pip candidates of either polarity (`vision.pips`), grouped into faces and checked against the canonical
-   layouts (`vision.faces`). Groups that look like dice but fit no layout, and dice cut by the frame edge, are
-   reported as unreadable regions so the game can ask instead of guessing.
+4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
+   joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
+   (`vision.faces`: distances and point symmetry). Groups that look like dice but fit no layout, and dice
+   cut by the frame edge, are reported as unreadable regions so the game can ask instead of guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red and blue
-   channels are read too, and the readings vote on each die's value: red pips on a blue die are faint in
-   gray and plain in either channel. White dice with black pips are read in gray alone.
+   channels are read too, and for each die the reading with most pips wins: red pips on a blue die are faint
+   in gray and plain in either channel. White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own and with the pip polarity of the frame's dice: a
    speck on the tray or a letter on a keyboard is not a die showing 1.
 """
