@@ -66,6 +66,7 @@ class Face:
     angle: float
     confidence: float
     dark: bool = True  # polarity of its pips: dark pips on a lighter face
+    pip: float = 0.0  # median diameter of its pips
 
 
 def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> list[Face]:
@@ -201,7 +202,8 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
             return None
         center = (float(points[0, 0]), float(points[0, 1]))
         confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]
-        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, bool(pips.dark[members[0]]))
+        dark, pip = bool(pips.dark[lone]), float(pips.diameter[lone])
+        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip)
     if count > 6:
         return None
     fingerprint = _fingerprint(points)
@@ -227,6 +229,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         angle,
         float(np.clip(confidence, 0.0, 1.0)),
         bool(pips.dark[members[0]]),
+        float(np.median(pips.diameter[members])),
     )
 
 

@@ -256,19 +256,23 @@ class DiceReader:
         """Refuse lone pips that are not on a die: no body standing out from the surface, or wrong polarity.
 
         Polarity: when every face with three or more pips (a layout no speck imitates) has dark pips, a lone
-        light dot is a letter on a key or a glint, not one of these dice showing 1; and the other way round.
-        A table of mixed dice shows faces of both polarities and keeps every lone pip that has a body.
+        light dot smaller than their pips is a letter on a key or a glint, not one of these dice showing 1;
+        and the other way round. A die of another set showing 1 has a pip as large as any (makers never make
+        the one smaller). A table of mixed dice shows faces of both polarities and keeps every lone pip that
+        has a body.
         """
         lone = [face for face in faces if face.value == 1]
         if not lone:
             return faces
-        strong = {face.dark for face in faces if face.value is not None and face.value >= 3}
+        strong_faces = [face for face in faces if face.value is not None and face.value >= 3]
+        strong = {face.dark for face in strong_faces}
+        typical_pip = float(np.median([face.pip for face in strong_faces])) if strong_faces else 0.0
         surface = estimate_surface(tray, die_px)
         radius = RING_SHARE * die_px
         refused = set()
         for face in lone:
             center = (face.center[0] / scale, face.center[1] / scale)
-            if (len(strong) == 1 and face.dark not in strong) or (
+            if (len(strong) == 1 and face.dark not in strong and face.pip < typical_pip) or (
                 body_contrast(surface, tray, center, radius) < self.params["body_contrast"]
             ):
                 refused.add(id(face))

@@ -102,12 +102,20 @@ def test_a_lone_pip_on_a_face_of_its_own_colour_still_reads_as_one():
 
 
 def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
-    """White dice with black pips, and a light symbol on a dark key beside them: not a black die's 1."""
+    """White dice with black pips, and a small light symbol on a dark key beside them: not a black die's 1."""
     frame, _ = draw_dice([3, 5, 6, 4])
     cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
-    cv2.circle(frame, (308, 408), 5, (230, 230, 230), -1, cv2.LINE_AA)
+    cv2.circle(frame, (308, 408), 4, (230, 230, 230), -1, cv2.LINE_AA)
     assert DiceReader().read(frame).values == [3, 5, 6, 4]
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
+
+
+def test_a_black_die_showing_one_among_white_dice_is_read():
+    """A die of another set: its one pip is as large as the other dice's pips, as makers make it."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    cv2.circle(frame, (308, 408), 7, (230, 230, 230), -1, cv2.LINE_AA)
+    assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("value", [2, 4])
