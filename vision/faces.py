@@ -194,18 +194,18 @@ def _judge(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, flo
 
 def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]) -> Face | None:
     count = members.size
-    points = np.stack([pips.x[members], pips.y[members]], axis=1)
-    contrast = float(pips.contrast[members].min())
+    if count > 6:
+        return None
     if count == 1:
         lone = members[0]
         if pips.spread[lone] > params["face_spread"] or pips.fill[lone] < LONE_PIP_FILL or pips.core[lone]:
             return None
-        center = (float(points[0, 0]), float(points[0, 1]))
-        confidence = 1.0 - 0.5 * float(pips.spread[members[0]]) / params["face_spread"]
+        center = (float(pips.x[lone]), float(pips.y[lone]))
+        confidence = 1.0 - 0.5 * float(pips.spread[lone]) / params["face_spread"]
         dark, pip = bool(pips.dark[lone]), float(pips.diameter[lone])
         return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip)
-    if count > 6:
-        return None
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    contrast = float(pips.contrast[members].min())
     fingerprint = _fingerprint(points)
     error = float(np.abs(fingerprint - _FINGERPRINTS[count]).mean())
     gaps = points[:, None, :] - points[None, :, :]
