@@ -27,6 +27,9 @@ _LAYOUTS = {
 }
 DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
 _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
+# Pips of one face stand out from it about equally; a side face seen at a slant, or the next die of another
+# colour, differs more than this ratio of contrasts.
+CONTRAST_RATIO = 2.0
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
 # ... but the roundness of a pip a few pixels wide is mostly pixel noise: about one pixel of error in its
 # diameter, so the tolerance grows as 1 / diameter for small pips.
@@ -138,6 +141,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
         & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
         & (pips.parent[:, None] != pips.parent[None, :])  # two cores of one blob are one pip and its glint
+        & (contrast <= CONTRAST_RATIO * np.minimum(pips.contrast[:, None], pips.contrast[None, :]))
     )
     first, second = np.nonzero(np.triu(candidate, 1))
     if first.size == 0:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from vision.faces import Face, group_faces, vote
+from vision.faces import Face, _links, group_faces, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
@@ -13,6 +13,7 @@ def pips_at(
     roundness: list[float] | None = None,
     fill: float = 1.0,
     core: bool = False,
+    contrast: list[float] | None = None,
 ) -> Pips:
     """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs)."""
     xy = np.array(points, float)
@@ -23,7 +24,7 @@ def pips_at(
         diameter=np.full(n, diameter),
         roundness=np.array(roundness if roundness is not None else [0.9] * n),
         dark=np.ones(n, bool),
-        contrast=np.full(n, 120.0),
+        contrast=np.array(contrast if contrast is not None else [120.0] * n),
         face=np.full(n, 220.0),
         label=np.arange(1, n + 1, dtype=np.int32),
         spread=np.zeros(n),
@@ -103,3 +104,22 @@ def test_two_dice_one_reading_found_stay_two_when_the_channels_vote():
     five = Face((0, 1, 2, 3, 4), 5, (86.0, 60.0), 40.0, 0.0, 0.9)
     red_five = Face((0, 1, 2, 3, 4), 5, (85.0, 61.0), 40.0, 0.0, 0.9)
     assert sorted(face.value for face in vote([[one, five], [red_five]], 40.0)) == [1, 5]
+
+
+def test_pips_that_stand_out_unequally_are_not_linked():
+    """A top face's pip and a faint pip of a slanted side face beside it (or of the next die of another
+    colour) differ in contrast by more than twice: no link. Like pips at the same spacing are linked."""
+    step = 0.27 * 40.0
+    points = [(60 - step, 60), (60 + step, 60)]
+    assert (
+        _links(
+            pips_at(points, contrast=[160.0, 70.0]), np.full((120, 120), 220, np.uint8), 40.0, DEFAULT_PARAMS
+        ).size
+        == 0
+    )
+    assert (
+        _links(
+            pips_at(points, contrast=[160.0, 120.0]), np.full((120, 120), 220, np.uint8), 40.0, DEFAULT_PARAMS
+        ).size
+        == 2
+    )
