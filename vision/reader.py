@@ -10,8 +10,9 @@ How it reads, in order:
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
    joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
-   (`vision.faces`: distances and point symmetry). Groups that look like dice but fit no layout, and dice
-   cut by the frame edge, are reported as unreadable regions so the game can ask instead of guessing.
+   (`vision.faces`: distances and point symmetry). A face read low is looked at where its missing pips would
+   be (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and
+   dice cut by the frame edge, are reported as unreadable regions so the game can ask instead of guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red and blue
    channels are read too, and for each die the reading with most pips wins: red pips on a blue die are faint
    in gray and plain in either channel. White dice with black pips are read in gray alone.
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
+from vision.complete import complete_faces
 from vision.faces import Face, group_faces, vote
 from vision.frames import as_bgr
 from vision.pips import find_pips
@@ -248,7 +250,7 @@ class DiceReader:
         measured = [face.size for face in faces if face.value is not None and face.value >= 3]
         if measured and abs(float(np.median(measured)) / die_px - 1.0) > 0.1:
             faces = group_faces(pips, work, float(np.median(measured)), self.params)
-        return faces
+        return complete_faces(faces, pips, work)
 
     def _drop_bodiless_ones(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float

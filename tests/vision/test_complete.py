@@ -1,0 +1,80 @@
+"""Completing partly found faces by looking at the places their missing pips would be."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.complete import complete_faces
+from vision.faces import Face
+from vision.pips import Pips
+
+STEP = 11.0  # pip place to pip place along a side, in pixels (a die of about 40)
+CENTRE = np.array([60.0, 60.0])
+PLACES = {
+    "diagonal": [(-1, -1), (1, 1)],
+    "corners": [(-1, -1), (1, 1), (1, -1), (-1, 1)],
+    "centre": [(0, 0)],
+    "sides": [(-1, 0), (1, 0)],
+}
+
+
+def face_image(places: list[str], faint: float = 0.0) -> np.ndarray:
+    """A light face with dark pips at the named places; `faint` lightens all but the first two corners."""
+    image = np.full((120, 120), 220, np.uint8)
+    spots = [spot for name in places for spot in PLACES[name]]
+    for index, (dx, dy) in enumerate(spots):
+        level = 40 if index < 2 else int(40 + faint * 180)
+        cv2.circle(image, (int(60 + dx * STEP), int(60 + dy * STEP)), 3, level, -1, cv2.LINE_AA)
+    return image
+
+
+def found(points: list[tuple[float, float]]) -> tuple[Face, Pips]:
+    """The pips the detector found at `points` (offsets in STEPs), read as a face of that many pips."""
+    xy = CENTRE + np.array(points, float) * STEP
+    n = len(xy)
+    pips = Pips(
+        x=xy[:, 0],
+        y=xy[:, 1],
+        diameter=np.full(n, 6.0),
+        roundness=np.full(n, 0.95),
+        dark=np.ones(n, bool),
+        contrast=np.full(n, 180.0),
+        face=np.full(n, 220.0),
+        label=np.arange(1, n + 1, dtype=np.int32),
+        spread=np.zeros(n),
+        fill=np.ones(n),
+        parent=np.arange(1, n + 1, dtype=np.int32),
+        labels=np.zeros((120, 120), np.int32),
+    )
+    face = Face(tuple(range(n)), n, tuple(xy.mean(axis=0)), 40.0, 45.0, 0.9)
+    return face, pips
+
+
+@pytest.mark.parametrize(
+    ("places", "seen", "value"),
+    [
+        (["corners"], [(-1, -1), (1, 1)], 4),  # two pips of a four found: the other diagonal is there
+        (["corners", "centre"], [(-1, -1), (1, 1)], 5),
+        (["corners", "centre"], [(-1, -1), (0, 0), (1, 1)], 5),
+        (["corners", "centre"], [(-1, -1), (1, 1), (1, -1), (-1, 1)], 5),
+        (["corners", "sides"], [(-1, -1), (1, 1), (1, -1), (-1, 1)], 6),
+        (["diagonal"], [(-1, -1), (1, 1)], 2),  # a real two: blank face where a four has pips
+        (["corners"], [(-1, -1), (1, 1), (1, -1), (-1, 1)], 4),
+    ],
+)
+def test_a_face_grows_to_the_layout_its_image_shows(places, seen, value):
+    face, pips = found(seen)
+    assert complete_faces([face], pips, face_image(places))[0].value == value
+
+
+def test_places_barely_darker_than_the_face_are_no_pips():
+    face, pips = found([(-1, -1), (1, 1)])
+    assert complete_faces([face], pips, face_image(["corners"], faint=0.7))[0].value == 2
+
+
+def test_a_place_on_a_dark_region_is_no_pip():
+    """The other corners of a two fall on a shadow or a seam, not on pips: the ring around them is dark."""
+    image = face_image(["diagonal"])
+    cv2.line(image, (40, 80), (80, 40), 60, 12)  # a dark band through the other diagonal
+    face, pips = found([(-1, -1), (1, 1)])
+    assert complete_faces([face], pips, image)[0].value == 2

@@ -1,0 +1,89 @@
+"""Complete faces whose pips were only partly found: a two may be half of a four, a four most of a six.
+
+Pip detection is strict, so a faint or glinting pip is sometimes lost and the face reads low (a five as the
+two on one diagonal, a six as a four). The pips that were found fix where the others would be: the rest of
+the 3x3 grid of pip places follows from the found corners. Each missing place is looked at in the image
+itself: it shows a pip when its centre is as far from the face's level, towards the pips' level, as
+`EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a dark
+region). A face grows only to a layout whose every missing place shows a pip, so blank face (where a two has
+no other pips) keeps it a two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.faces import Face
+from vision.pips import Pips
+
+EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
+SPOT_SHARE = 0.2  # the centre is looked at within this share of a pip diameter
+RING_SHARE = 0.9  # the ring around a place, in pip diameters: face, unless the place is on a dark region
+RING_SAMPLES = 12
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
+
+
+def complete_faces(faces: list[Face], pips: Pips, image: np.ndarray) -> list[Face]:
+    """`faces` with each low reading raised to the larger layout its image shows, if any."""
+    return [_complete(face, pips, image) for face in faces]
+
+
+def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
+    if face.value not in (2, 3, 4):
+        return face
+    members = np.array(face.members)
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    center = points.mean(axis=0)
+    # The two pips farthest apart are opposite corners (of a two, a three, a four).
+    gaps = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    i, j = np.unravel_index(np.argmax(gaps), gaps.shape)
+    half_diagonal = (points[i] - points[j]) / 2
+    turned = np.array([-half_diagonal[1], half_diagonal[0]])
+    corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
+    look = _Looker(
+        image,
+        float(np.median(pips.diameter[members])),
+        float(np.median(pips.face[members])),
+        float(np.median(pips.contrast[members])),
+        bool(pips.dark[members[0]]),
+    )
+    if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
+        return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
+    if face.value == 4:
+        if look.pip(center):
+            return replace(face, value=5)
+        for first in (0, 1):
+            # The middles of two opposite sides: a six's extra pair, along either axis of the square.
+            side = (corners[first] + corners[first + 1]) / 2
+            if look.pip(side) and look.pip(2 * center - side):
+                return replace(face, value=6)
+    return face
+
+
+@dataclass(frozen=True)
+class _Looker:
+    """Looks at one place of a face for a pip like the face's found ones."""
+
+    image: np.ndarray
+    diameter: float  # of the found pips
+    level: float  # gray level of the face around them
+    contrast: float  # how far they stand out from it
+    dark: bool
+
+    def pip(self, place: np.ndarray) -> bool:
+        height, width = self.image.shape[:2]
+        ring = RING_SHARE * self.diameter
+        if not (ring <= place[0] < width - 1 - ring and ring <= place[1] < height - 1 - ring):
+            return False
+        radius = max(1, int(round(SPOT_SHARE * self.diameter)))
+        x, y = int(round(place[0])), int(round(place[1]))
+        spot = self.image[y - radius : y + radius + 1, x - radius : x + radius + 1].astype(np.float64)
+        xs = np.rint(place[0] + ring * np.cos(_ANGLES)).astype(np.intp)
+        ys = np.rint(place[1] + ring * np.sin(_ANGLES)).astype(np.intp)
+        around = float(np.median(self.image[ys, xs]))
+        sign = 1.0 if self.dark else -1.0
+        centre_depth = sign * (self.level - float(spot.mean()))
+        ring_depth = sign * (self.level - around)
+        return centre_depth >= EVIDENCE_SHARE * self.contrast and ring_depth <= 0.3 * self.contrast
