@@ -1,7 +1,7 @@
 """Complete faces whose pips were only partly found: a two may be half of a four, a four most of a six.
 
 Pip detection is strict, so a faint or glinting pip is sometimes lost and the face reads low (a five as the
-two on one diagonal, a six as a four). The pips that were found fix where the others would be: the rest of
+two on one diagonal, a six as a four, or as one column of three). The pips that were found fix where the others would be: the rest of
 the 3x3 grid of pip places follows from the found corners. Each missing place is looked at in the image
 itself: it shows a pip when its centre is as far from the face's level, towards the pips' level, as
 `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a dark
@@ -51,6 +51,11 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
     )
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
         return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
+    if face.value == 3:
+        # A straight three may be one column of a six: the other column lies a column's length aside.
+        for shift in (2 * turned, -2 * turned):
+            if all(look.pip(point + shift) for point in points):
+                return replace(face, value=6)
     if face.value == 4:
         if look.pip(center):
             return replace(face, value=5)

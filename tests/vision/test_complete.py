@@ -15,6 +15,8 @@ PLACES = {
     "corners": [(-1, -1), (1, 1), (1, -1), (-1, 1)],
     "centre": [(0, 0)],
     "sides": [(-1, 0), (1, 0)],
+    "column": [(-1, -1), (-1, 0), (-1, 1)],
+    "three": [(-1, -1), (0, 0), (1, 1)],
 }
 
 
@@ -60,6 +62,8 @@ def found(points: list[tuple[float, float]]) -> tuple[Face, Pips]:
         (["corners", "sides"], [(-1, -1), (1, 1), (1, -1), (-1, 1)], 6),
         (["diagonal"], [(-1, -1), (1, 1)], 2),  # a real two: blank face where a four has pips
         (["corners"], [(-1, -1), (1, 1), (1, -1), (-1, 1)], 4),
+        (["corners", "sides"], [(-1, -1), (-1, 0), (-1, 1)], 6),  # one column of a six found
+        (["three"], [(-1, -1), (0, 0), (1, 1)], 3),
     ],
 )
 def test_a_face_grows_to_the_layout_its_image_shows(places, seen, value):
