@@ -1,12 +1,12 @@
 """Complete faces whose pips were only partly found: a two may be half of a four, a four most of a six.
 
 Pip detection is strict, so a faint or glinting pip is sometimes lost and the face reads low (a five as the
-two on one diagonal, a six as a four, or as one column of three). The pips that were found fix where the others would be: the rest of
-the 3x3 grid of pip places follows from the found corners. Each missing place is looked at in the image
-itself: it shows a pip when its centre is as far from the face's level, towards the pips' level, as
-`EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a dark
-region). A face grows only to a layout whose every missing place shows a pip, so blank face (where a two has
-no other pips) keeps it a two.
+two on one diagonal, a six as a four or as one column of three). The pips that were found fix where the
+others would be: the rest of the 3x3 grid of pip places follows from the found corners. Each missing place
+is looked at in the image itself: it shows a pip when its centre is as far from the face's level, towards
+the pips' level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the
+edge of a dark region). A face grows only to a layout whose every missing place shows a pip, so blank face
+(where a two has no other pips) keeps it a two.
 """
 
 from __future__ import annotations
