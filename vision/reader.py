@@ -13,9 +13,9 @@ How it reads, in order:
    (`vision.faces`: distances and point symmetry). A face read low is looked at where its missing pips would
    be (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and
    dice cut by the frame edge, are reported as unreadable regions so the game can ask instead of guessing.
-5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red and blue
-   channels are read too, and for each die the reading with most pips wins: red pips on a blue die are faint
-   in gray and plain in either channel. White dice with black pips are read in gray alone.
+5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
+   and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
+   are faint in gray and plain in red. White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own and with the pip polarity of the frame's dice: a
    speck on the tray or a letter on a keyboard is not a die showing 1.
 """
@@ -79,7 +79,7 @@ MAX_DIE_SHARE = 0.4
 RING_SHARE = 0.3
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
-# B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the red and blue channels
+# B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels
 # are read when at least CHROMA_SHARE of it is coloured (a coloured face, or coloured pips on a gray one).
 COLOUR_SPREAD = 40
 CHROMA_RING_SHARE = 0.35
@@ -140,9 +140,8 @@ class DiceReader:
     ) -> tuple[list[Face], float, tuple[int, ...]]:
         """The faces read with dice `die_px` wide: (faces at work scale, work scale, work image shape).
 
-        Gray first; then the red and blue channels around the dice that show colour, and the readings vote
-        (white dice on a wooden table need no second look, red pips on blue dice do, and a die gray read
-        wrongly but confidently is outvoted by two channels that agree).
+        Gray first; then the colour channels around the dice that show colour, and the readings vote
+        (white dice on a wooden table need no second look, red pips on blue dice do).
         """
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
@@ -282,7 +281,8 @@ class DiceReader:
 
 
 def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
-    return [image[:, :, 2], image[:, :, 0]]
+    """Red, green and blue: white pips on a red or purple die stand out in green, red pips in red."""
+    return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
 
 
 def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: float) -> np.ndarray:
