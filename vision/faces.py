@@ -27,6 +27,7 @@ _LAYOUTS = {
 }
 DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
 _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
+SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller is its side face, seen aslant
 # Pips of one face stand out from it about equally; a side face seen at a slant, or the next die of another
 # colour, differs more than this ratio of contrasts.
 CONTRAST_RATIO = 2.0
@@ -108,18 +109,20 @@ def _gap(first: Face, second: Face) -> float:
 
 
 def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]:
-    """Of two faces closer than one die side, keep the one whose pips are clearly rounder.
+    """Of two faces closer than one die side, keep the one whose pips are clearly rounder or larger.
 
     A camera that looks down at an angle sees the top face least foreshortened, so side faces of the same die
-    show flatter pips; two separate dice touching each other have equally round pips and both stay.
+    show flatter, smaller pips; two separate dice touching each other have alike pips and both stay.
     """
     if len(faces) < 2:
         return faces
     centers = np.array([face.center for face in faces])
     roundness = np.array([pips.roundness[list(face.members)].mean() for face in faces])
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    size = np.array([np.median(pips.diameter[list(face.members)]) for face in faces])
     flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
-    beaten = ((distance < 1.1 * die_px) & flatter).any(axis=1)
+    smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
+    beaten = ((distance < 1.1 * die_px) & (flatter | smaller)).any(axis=1)
     return [face for face, side in zip(faces, beaten, strict=True) if not side]
 
 

@@ -123,3 +123,22 @@ def test_pips_that_stand_out_unequally_are_not_linked():
         ).size
         == 2
     )
+
+
+def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
+    """A four on top; just below, the two of a side face seen aslant, its pips foreshortened to half."""
+    step = 0.27 * 40.0
+    top = pips_at(
+        [(60 - step, 45 - step), (60 + step, 45 - step), (60 - step, 45 + step), (60 + step, 45 + step)]
+    )
+    side = pips_at([(52, 80), (68, 82)], diameter=2.5)
+    both = Pips(
+        **{
+            name: np.concatenate([getattr(top, name), getattr(side, name)])
+            for name in ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "spread", "fill")
+        },
+        label=np.arange(1, 7, dtype=np.int32),
+        parent=np.arange(1, 7, dtype=np.int32),
+        labels=top.labels,
+    )
+    assert read(both) == [4]
