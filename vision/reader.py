@@ -51,8 +51,9 @@ DEFAULT_PARAMS: dict[str, float] = {
     "link_distance": 0.85,
     # Largest size ratio of two pips on one face.
     "size_ratio": 1.7,
-    # Mean misfit of the pip layout's normalised distances allowed against the canonical face.
-    "layout_tolerance": 0.09,
+    # Mean misfit of the pip layout's normalised distances allowed against the canonical face (point symmetry
+    # is checked besides, so a foreshortened face may misfit this much).
+    "layout_tolerance": 0.15,
     # How uneven the face around a lone pip may be (in units of the pip's contrast) for it to read as a 1.
     "face_spread": 0.4,
     # How far the face around a lone pip must stand out from the surface around it, in units of how much
