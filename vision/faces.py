@@ -44,10 +44,9 @@ MAX_LAYOUT_SHARE = 1.8
 # pip of a side face beside it can pass the distance fingerprint of a five, but not this.
 SYMMETRY_TOLERANCE = 0.15  # largest miss of a pip's mirror image, as a share of the layout's span
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
-LONE_PIP_VOTE = 0.5
 # A lone pip has no layout to back it, so it must be a clean disc: real pips fill 0.94 or more of their moment
 # ellipse, while glyphs and specks that pass the looser test for pips of a layout rarely reach 0.9.
-LONE_PIP_FILL = 0.9  # weight of a one-pip reading when channels vote on a die's value
+LONE_PIP_FILL = 0.9
 
 
 def _fingerprint(points: np.ndarray) -> np.ndarray:
