@@ -115,16 +115,11 @@ def calibration() -> Response:
 
 
 @bp.post("/api/calibration")
-@login_required
-def update_calibration() -> Response:
-    """Body: the profile fields to change, e.g. {"tray": [0.1, 0.1, 0.9, 0.9]} or {"reader": {...}}."""
-    return _checked(table().update_calibration, json_object_body(), refuse=INPUT_ERRORS)
-
-
 @bp.post("/api/calibration/import")
 @login_required
-def import_calibration() -> Response:
-    """Body: a whole exported profile; applied live like any change, kept only after Save."""
+def update_calibration() -> Response:
+    """Body: the profile fields to change, e.g. {"tray": [0.1, 0.1, 0.9, 0.9]} or {"reader": {...}}; an import
+    is a whole exported profile. Either is applied live like any change and kept only after Save."""
     return _checked(table().update_calibration, json_object_body(), refuse=INPUT_ERRORS)
 
 

@@ -40,9 +40,14 @@ def test_every_reader_parameter_is_accepted_at_both_ends_of_its_range():
     ],
 )
 def test_bad_reader_parameters_are_refused_with_the_name_and_what_is_allowed(reader, named, allowed):
+    assert_refused_both_ways("reader", reader, named, allowed)
+
+
+def assert_refused_both_ways(field: str, value, named: str, allowed: str) -> None:
+    """Loading a profile and changing one refuse `value` for `field` alike, naming it and what is allowed."""
     for build in (
-        lambda: CalibrationProfile.from_dict({"reader": reader}),
-        lambda: CalibrationProfile().with_changes(reader=reader),
+        lambda: CalibrationProfile.from_dict({field: value}),
+        lambda: CalibrationProfile().with_changes(**{field: value}),
     ):
         with pytest.raises(ValueError) as refused:
             build()
@@ -67,13 +72,7 @@ def test_bad_reader_parameters_are_refused_with_the_name_and_what_is_allowed(rea
     ],
 )
 def test_bad_camera_settings_are_refused_with_the_name_and_what_is_allowed(camera, named, allowed):
-    for build in (
-        lambda: CalibrationProfile.from_dict({"camera": camera}),
-        lambda: CalibrationProfile().with_changes(camera=camera),
-    ):
-        with pytest.raises(ValueError) as refused:
-            build()
-        assert named in str(refused.value) and allowed in str(refused.value)
+    assert_refused_both_ways("camera", camera, named, allowed)
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf])
