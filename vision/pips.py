@@ -12,7 +12,8 @@ like a die face: homogeneous and clearly on the other side of the pip's brightne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -53,20 +54,27 @@ class Pips:
         return self.parent != self.label
 
     def subset(self, keep: np.ndarray) -> Pips:
-        fields = (
-            "x",
-            "y",
-            "diameter",
-            "roundness",
-            "dark",
-            "contrast",
-            "face",
-            "label",
-            "spread",
-            "fill",
-            "parent",
-        )
-        return Pips(**{name: getattr(self, name)[keep] for name in fields}, labels=self.labels)
+        columns = (field.name for field in fields(self) if field.name != "labels")
+        return Pips(**{name: getattr(self, name)[keep] for name in columns}, labels=self.labels)
+
+
+class _Blobs(NamedTuple):
+    """Measured blobs of one cut, as parallel arrays (the columns `Pips` is built from)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    diameter: np.ndarray
+    roundness: np.ndarray
+    dark: np.ndarray
+    label: np.ndarray
+    level: np.ndarray  # mean gray of the blob's own pixels
+    fill: np.ndarray
+    parent: np.ndarray
+
+
+_NO_BLOBS = _Blobs(
+    *(np.zeros(0, kind) for kind in (float, float, float, float, bool, np.int32, float, float, np.int32))
+)
 
 
 def find_pips(
@@ -105,52 +113,52 @@ def find_pips(
         first = _cut(cv2.bitwise_and(strong, near_half), labels, 0, sign, gray, diameter_range, dark)
         if first is None:
             continue
-        blobs, count, part, pixels, areas = first
-        shaped = (blobs[3] >= min_roundness) & (blobs[7] >= min_fill)
-        found.append(blobs + [blobs[5]])
-        if not cores:
-            continue
-        # Blobs of a few pips' size that are not pip-shaped are cut again at three quarters of their peak.
-        # Built from the blobs' own pixels, in the box they span, this costs little beside the first cut.
-        recut = areas <= CORE_PARENT_PIPS * np.pi / 4 * diameter_range[1] ** 2
-        recut[np.abs(blobs[5][shaped])] = False
-        xs, ys, ids = pixels
-        chosen = recut[ids]
-        xs, ys = xs[chosen], ys[chosen]
-        near_peak = response[ys, xs].astype(np.int16) >= 3 * below_peak[ys, xs].astype(np.int16)
-        xs, ys = xs[near_peak], ys[near_peak]
-        if xs.size == 0:
-            continue
-        origin = (int(xs.min()), int(ys.min()))
-        core_mask = np.zeros((int(ys.max()) - origin[1] + 1, int(xs.max()) - origin[0] + 1), np.uint8)
-        core_mask[ys - origin[1], xs - origin[0]] = 255
-        core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
-        second = _cut(core_mask, labels, count, sign, gray, core_range, dark, origin)
-        if second is not None:
-            blobs = second[0]
-            parents = part[np.rint(blobs[1]).astype(np.intp), np.rint(blobs[0]).astype(np.intp)] * sign
-            found.append(blobs + [np.where(parents != 0, parents, blobs[5])])
-    if not found:
-        return _empty(labels)
-    columns = [np.concatenate(values) for values in zip(*found, strict=True)]
-    x, y, diameter, roundness, dark_flags, label, pip_level, fill, parent = columns
+        blobs = first[0]
+        found.append(blobs)
+        shaped = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
+        if cores:
+            found.append(
+                _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark)
+            )
+    blobs = _Blobs(*(np.concatenate(column) for column in zip(*found, strict=True))) if found else _NO_BLOBS
+    solid = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
+    kept = _Blobs(*(column[solid] for column in blobs))
+    zeros = np.zeros_like(kept.x)
     pips = Pips(
-        x=x,
-        y=y,
-        diameter=diameter,
-        roundness=roundness,
-        dark=dark_flags,
-        contrast=np.zeros_like(x),
-        face=np.zeros_like(x),
-        label=label,
-        spread=np.zeros_like(x),
-        fill=fill,
-        parent=parent,
+        **{name: getattr(kept, name) for name in _Blobs._fields if name != "level"},
+        contrast=zeros,
+        face=zeros,
+        spread=zeros,
         labels=labels,
     )
-    solid = (roundness >= min_roundness) & (fill >= min_fill)
-    pips = pips.subset(solid)
-    return _check_rings(pips, gray, pip_level[solid], threshold)
+    return _check_rings(pips, gray, kept.level, threshold)
+
+
+def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark) -> _Blobs:
+    """The second cut: blobs of a few pips' size that are not pip-shaped, at three quarters of their peak.
+
+    `first` is what `_cut` returned for the first cut and `shaped` which of its blobs are pips already.
+    Built from the blobs' own pixels, in the box they span, this costs little beside the first cut.
+    """
+    blobs, count, part, (xs, ys, ids), areas = first
+    recut = areas <= CORE_PARENT_PIPS * np.pi / 4 * diameter_range[1] ** 2
+    recut[np.abs(blobs.label[shaped])] = False
+    chosen = recut[ids]
+    xs, ys = xs[chosen], ys[chosen]
+    near_peak = response[ys, xs].astype(np.int16) >= 3 * below_peak[ys, xs].astype(np.int16)
+    xs, ys = xs[near_peak], ys[near_peak]
+    if xs.size == 0:
+        return _NO_BLOBS
+    origin = (int(xs.min()), int(ys.min()))
+    core_mask = np.zeros((int(ys.max()) - origin[1] + 1, int(xs.max()) - origin[0] + 1), np.uint8)
+    core_mask[ys - origin[1], xs - origin[0]] = 255
+    core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
+    second = _cut(core_mask, labels, count, sign, gray, core_range, dark, origin)
+    if second is None:
+        return _NO_BLOBS
+    cores = second[0]
+    parents = part[np.rint(cores.y).astype(np.intp), np.rint(cores.x).astype(np.intp)] * sign
+    return cores._replace(parent=np.where(parents != 0, parents, cores.label))
 
 
 def _cut(mask, labels, offset, sign, gray, diameter_range, dark, origin=(0, 0)):
@@ -173,11 +181,11 @@ def _cut(mask, labels, offset, sign, gray, diameter_range, dark, origin=(0, 0)):
     xs, ys, ids = xs[keep], ys[keep], ids[keep]
     labels[ys, xs] = (ids + offset) * sign
     blobs = _measure(xs, ys, ids, stats, sign, gray, diameter_range, dark)
-    blobs[5] = np.where(blobs[5] != 0, blobs[5] + offset * sign, 0).astype(np.int32)
-    return blobs, count, part, (xs, ys, ids), stats[:, cv2.CC_STAT_AREA]
+    label = (blobs.label + offset * sign).astype(np.int32)
+    return blobs._replace(label=label, parent=label), count, part, (xs, ys, ids), stats[:, cv2.CC_STAT_AREA]
 
 
-def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
+def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark) -> _Blobs:
     """Centre, size, roundness and mean gray of every blob whose bounding box could hold a pip.
 
     `xs`, `ys` are the blobs' pixels and `pixel_ids` their blob numbers in `stats`.
@@ -194,7 +202,7 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
     )
     ids = np.flatnonzero(plausible) + 1
     if ids.size == 0:
-        return [np.zeros(0)] * 4 + [np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0), np.zeros(0)]
+        return _NO_BLOBS
     lookup = np.zeros(len(areas) + 1, np.int32)
     lookup[ids] = np.arange(1, ids.size + 1)
     slot = lookup[pixel_ids]
@@ -214,7 +222,8 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark):
     level = np.bincount(slot, gray[ys, xs].astype(np.float64), n)[1:] / count
     diameter = 2.0 * np.sqrt(count / np.pi)
     fill = count / (4.0 * np.pi * np.sqrt(np.maximum(cxx * cyy - cxy * cxy, 1e-9)))
-    return [mx, my, diameter, roundness, np.full(ids.size, dark), (ids * sign).astype(np.int32), level, fill]
+    label = (ids * sign).astype(np.int32)
+    return _Blobs(mx, my, diameter, roundness, np.full(ids.size, dark), label, level, fill, label)
 
 
 def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold: float) -> Pips:
@@ -248,21 +257,13 @@ def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold:
         )
     keep = (valid_share[0] >= 0.5) & (contrast >= threshold) & (spread_near <= 1.0)
     keep &= np.isfinite(face)
-    result = Pips(
-        x=pips.x,
-        y=pips.y,
-        diameter=pips.diameter,
-        roundness=pips.roundness,
-        dark=pips.dark,
+    measured = replace(
+        pips,
         contrast=np.nan_to_num(contrast),
         face=np.nan_to_num(face),
-        label=pips.label,
         spread=np.nan_to_num(spread_far, nan=9.0),
-        fill=pips.fill,
-        parent=pips.parent,
-        labels=pips.labels,
     )
-    return result.subset(keep)
+    return measured.subset(keep)
 
 
 def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, ...]) -> list[np.ndarray]:
@@ -275,21 +276,3 @@ def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, 
         index = np.clip(np.rint(share * (count - 1)), 0, values.shape[1] - 1).astype(np.intp)
         result.append(np.where(count > 0, ordered[rows, index], np.nan))
     return result
-
-
-def _empty(labels: np.ndarray) -> Pips:
-    zeros = np.zeros(0)
-    return Pips(
-        zeros,
-        zeros,
-        zeros,
-        zeros,
-        np.zeros(0, bool),
-        zeros,
-        zeros,
-        np.zeros(0, np.int32),
-        zeros,
-        zeros,
-        np.zeros(0, np.int32),
-        labels,
-    )
