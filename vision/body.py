@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.frames import resize
+
 DIE_PX_SMALL = 4.0  # die side in the shrunken copy: enough to see a body, small enough to be cheap
 WINDOW_DICE = 7  # median window, in dice: wide enough that the dice in it are the minority
 RING_SAMPLES = 16
@@ -24,6 +26,9 @@ LIGHTNESS_WEIGHT = 0.5  # shading changes lightness more than colour; a body dif
 BODY_SHORT_SIDE = 160  # the body-size estimate works on a copy this small: dice of a tray are a few pixels
 BODY_TEXTURES = 3.0  # a body differs from the surface by this many times the surface's own variation
 BODY_FLOOR = 12.0  # ... and by at least this much (Lab units), so a flat synthetic surface is not all body
+# A die has an edge: across its border the colour steps by at least this share of how far its body differs
+# from the surface estimate. Shading that fades in (a vignetted corner, a soft shadow) has no such step.
+EDGE_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -38,11 +43,9 @@ class Surface:
 def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     """Model the surface the dice lie on, from a BGR image in which a die is `die_px` wide."""
     factor = min(1.0, DIE_PX_SMALL / max(die_px, 1.0))
-    height, width = image.shape[:2]
-    size = (max(1, int(round(width * factor))), max(1, int(round(height * factor))))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    small = resize(image, factor)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(size) - 1) | 1)
+    window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
     surface = cv2.medianBlur(lab, max(window, 3))
     texture = float(np.median(_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
     return Surface(surface, factor, texture)
@@ -91,7 +94,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     the size of dice in a tray, not of a close-up.
     """
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
-    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    small = resize(image, factor)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # The surface is smooth: its median is taken on a half-size copy (four times cheaper) and scaled up.
     half = cv2.resize(lab, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -100,7 +103,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     texture = float(np.median(distance))
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     fields = (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
     left, top, width, height, area = (stats[1:, index] for index in fields)
     longer, shorter = np.maximum(width, height), np.minimum(width, height)
@@ -115,4 +118,32 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     )
     if count <= 1 or not compact.any():
         return None
+    for index in np.flatnonzero(compact):
+        compact[index] = _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1])
+    if not compact.any():
+        return None
     return Bodies(centroids[1:][compact] / factor, float(np.median(np.sqrt(area[compact]))) / factor)
+
+
+def _has_edge(lab: np.ndarray, surface: np.ndarray, labels: np.ndarray, label: int, box: np.ndarray) -> bool:
+    """Does blob `label` change sharply at its border, as a die does, rather than fade into the surface?
+
+    The pixels just inside the blob's border are compared with those just outside: across a die's edge they
+    differ by most of the die's contrast, across shading (a vignetted corner, a soft shadow) by a little.
+    """
+    left, top, width, height = (int(value) for value in box[:4])
+    x0, y0 = max(0, left - 1), max(0, top - 1)
+    x1, y1 = min(lab.shape[1], left + width + 1), min(lab.shape[0], top + height + 1)
+    blob = cv2.compare(labels[y0:y1, x0:x1], float(label), cv2.CMP_EQ)
+    square = np.ones((3, 3), np.uint8)
+    inner = cv2.subtract(blob, cv2.erode(blob, square))
+    outer = cv2.subtract(cv2.dilate(blob, square), blob)
+    patch = lab[y0:y1, x0:x1]
+    inside, across, beyond = (_mean_lab(patch, band) for band in (blob, inner, outer))
+    from_surface = _mean_lab(surface[y0:y1, x0:x1], blob)
+    step = float(_distance(across[None, :], beyond[None, :])[0])
+    return step >= EDGE_SHARE * float(_distance(inside[None, :], from_surface[None, :])[0])
+
+
+def _mean_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return np.array(cv2.mean(patch, mask)[:3], np.float32)

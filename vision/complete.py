@@ -12,6 +12,7 @@ edge of a dark region). A face grows only to a layout whose every missing place 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from statistics import median
 
 import numpy as np
 
@@ -44,9 +45,9 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
     corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
     look = _Looker(
         image,
-        float(np.median(pips.diameter[members])),
-        float(np.median(pips.face[members])),
-        float(np.median(pips.contrast[members])),
+        float(median(pips.diameter[members])),
+        float(median(pips.face[members])),
+        float(median(pips.contrast[members])),
         bool(pips.dark[members[0]]),
     )
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
@@ -87,7 +88,7 @@ class _Looker:
         spot = self.image[y - radius : y + radius + 1, x - radius : x + radius + 1].astype(np.float64)
         xs = np.rint(place[0] + ring * np.cos(_ANGLES)).astype(np.intp)
         ys = np.rint(place[1] + ring * np.sin(_ANGLES)).astype(np.intp)
-        around = float(np.median(self.image[ys, xs]))
+        around = float(median(self.image[ys, xs].tolist()))
         sign = 1.0 if self.dark else -1.0
         centre_depth = sign * (self.level - float(spot.mean()))
         ring_depth = sign * (self.level - around)

@@ -11,6 +11,7 @@ and drops stray pips from side faces.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import median
 
 import numpy as np
 
@@ -118,7 +119,7 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     centers = np.array([face.center for face in faces])
     roundness = np.array([pips.roundness[list(face.members)].mean() for face in faces])
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
-    size = np.array([np.median(pips.diameter[list(face.members)]) for face in faces])
+    size = np.array([median(pips.diameter[list(face.members)]) for face in faces])
     flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
     smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
     beaten = ((distance < 1.1 * die_px) & (flatter | smaller)).any(axis=1)
@@ -235,7 +236,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         angle,
         float(np.clip(confidence, 0.0, 1.0)),
         bool(pips.dark[members[0]]),
-        float(np.median(pips.diameter[members])),
+        float(median(pips.diameter[members])),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 
 MIN_SIDE = 16  # smaller than this cannot hold a readable die at any camera distance
@@ -49,3 +50,22 @@ def _as_uint8(frame: np.ndarray) -> np.ndarray:
     else:
         top = float(np.iinfo(frame.dtype).max) if frame.dtype.itemsize > 1 else 255.0
     return np.ascontiguousarray(np.clip(values * (255.0 / top), 0, 255).astype(np.uint8))
+
+
+def resize(image: np.ndarray, scale: float) -> np.ndarray:
+    """`image` scaled by `scale`; shrinking averages the pixels each new pixel covers (no aliasing of pips).
+
+    OpenCV's area average is fast only for whole-number factors, so a shrink is done in two steps: the whole
+    part of the factor by area averaging, then the small rest by linear interpolation (a tenth of the time of
+    one area resize by an odd factor such as 0.37).
+    """
+    width, height = image.shape[1], image.shape[0]
+    size = (max(1, int(round(width * scale))), max(1, int(round(height * scale))))
+    if scale >= 1:
+        return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+    whole = int(1.0 / scale)
+    if whole >= 2 and min(width, height) // whole >= 1:
+        image = cv2.resize(image, (width // whole, height // whole), interpolation=cv2.INTER_AREA)
+    else:
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)

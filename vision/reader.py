@@ -23,6 +23,7 @@ How it reads, in order:
 from __future__ import annotations
 
 from dataclasses import replace
+from statistics import median
 from typing import Any
 
 import cv2
@@ -31,7 +32,7 @@ import numpy as np
 from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
 from vision.complete import complete_faces
 from vision.faces import Face, group_faces, vote
-from vision.frames import as_bgr
+from vision.frames import as_bgr, resize
 from vision.pips import find_pips
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
@@ -147,7 +148,7 @@ class DiceReader:
         scale = min(2.0, WORK_DIE_PX / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
-        work = gray if scale == 1.0 else _resize(gray, scale)
+        work = gray if scale == 1.0 else resize(gray, scale)
         readings = [self._faces(work, die_px * scale, threshold)]
         coloured = _coloured(*_dice_in_view(readings[0], bodies, scale, die_px * scale), tray, scale)
         if coloured.size:
@@ -179,7 +180,7 @@ class DiceReader:
         crop = channel[
             int(y0 * inverse) : int(np.ceil(y1 * inverse)), int(x0 * inverse) : int(np.ceil(x1 * inverse))
         ]
-        work = crop if scale == 1.0 else _resize(crop, scale)
+        work = crop if scale == 1.0 else resize(crop, scale)
         die_work = die_px * scale
         height, width = channel.shape[0] * scale, channel.shape[1] * scale
         margin = BOX_EDGE_SHARE * die_work
@@ -210,7 +211,7 @@ class DiceReader:
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
         shrink = min(1.0, ESTIMATE_SHORT_SIDE / min(gray.shape))
-        small = gray if shrink == 1.0 else _resize(gray, shrink)
+        small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
         pips = find_pips(
             small,
@@ -248,8 +249,8 @@ class DiceReader:
         faces = group_faces(pips, work, die_px, self.params)
         # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.
         measured = [face.size for face in faces if face.value is not None and face.value >= 3]
-        if measured and abs(float(np.median(measured)) / die_px - 1.0) > 0.1:
-            faces = group_faces(pips, work, float(np.median(measured)), self.params)
+        if measured and abs(median(measured) / die_px - 1.0) > 0.1:
+            faces = group_faces(pips, work, median(measured), self.params)
         return complete_faces(faces, pips, work)
 
     def _drop_bodiless_ones(
@@ -268,7 +269,7 @@ class DiceReader:
             return faces
         strong_faces = [face for face in faces if face.value is not None and face.value >= 3]
         strong = {face.dark for face in strong_faces}
-        typical_pip = float(np.median([face.pip for face in strong_faces])) if strong_faces else 0.0
+        typical_pip = median(face.pip for face in strong_faces) if strong_faces else 0.0
         surface = estimate_surface(tray, die_px)
         radius = RING_SHARE * die_px
         refused = set()
@@ -376,14 +377,10 @@ def _brightness_range(gray: np.ndarray) -> float:
 def _grain(gray: np.ndarray) -> float:
     """Typical pixel-to-pixel jitter: sensor noise or static, which no die face has at the pixel scale."""
     step = max(1, int(np.sqrt(gray.size / 40000)))
-    sample = gray[::step, ::step].astype(np.int16)
-    return float(np.median(np.abs(np.diff(sample, axis=1))))
-
-
-def _resize(gray: np.ndarray, scale: float) -> np.ndarray:
-    size = (max(1, int(round(gray.shape[1] * scale))), max(1, int(round(gray.shape[0] * scale))))
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.resize(gray, size, interpolation=interpolation)
+    sample = gray[::step, ::step]
+    jitter = cv2.absdiff(sample[:, 1:], sample[:, :-1])
+    counts = np.cumsum(np.bincount(jitter.ravel(), minlength=256))
+    return float(np.searchsorted(counts, counts[-1] / 2))
 
 
 def _odd(value: float) -> int:

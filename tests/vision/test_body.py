@@ -33,6 +33,16 @@ def test_a_body_cut_by_the_frame_edge_is_not_counted():
     assert find_bodies(frame).count == 3
 
 
+def test_soft_shading_of_the_tray_is_not_a_body():
+    """Uneven light darkens the tray gradually (a vignetted corner, a soft shadow): it differs from the tray's
+    median, but has no edge as a die has."""
+    frame, _ = felt_with_dice(die=30)
+    ys, xs = np.mgrid[0:480, 0:640]
+    shade = 1.0 - 0.6 * np.exp(-((np.hypot(xs - 70, ys - 400) / 14.0) ** 2))
+    frame = (frame * shade[:, :, None]).astype(np.uint8)
+    assert find_bodies(frame).count == 3
+
+
 def test_a_bare_surface_has_no_bodies():
     frame, _ = felt_with_dice(colours=())
     assert find_bodies(frame) is None

@@ -1,0 +1,37 @@
+"""Pip candidates: the blob statistics the reader measures pips with."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.frames import resize
+from vision.pips import _stats
+
+
+@pytest.mark.parametrize("density", [0.02, 0.2, 0.6])
+def test_blob_statistics_from_their_pixels_match_opencvs(density):
+    """`_stats` replaces OpenCV's whole-image statistics pass; it must give the same boxes and areas."""
+    rng = np.random.default_rng(int(density * 100))
+    mask = ((rng.random((90, 130)) < density) * 255).astype(np.uint8)
+    count, part, expected, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    points = cv2.findNonZero(mask).reshape(-1, 2)
+    stats = _stats(points, part[points[:, 1], points[:, 0]], count)
+    np.testing.assert_array_equal(stats[1:], expected[1:])
+
+
+@pytest.mark.parametrize("scale", [0.8, 1.0, 1.33])
+def test_resizing_reaches_the_size_asked(scale):
+    image = np.zeros((300, 400), np.uint8)
+    assert resize(image, scale).shape == (round(300 * scale), round(400 * scale))
+
+
+@pytest.mark.parametrize("scale", [0.23, 0.37, 0.5])
+def test_shrinking_by_an_odd_factor_averages_pixels_rather_than_picking_them(scale):
+    """Picking pixels would turn one-pixel stripes into a coarse pattern of 0s and 200s (aliasing)."""
+    stripes = np.zeros((300, 400), np.uint8)
+    stripes[:, ::2] = 200
+    shrunk = resize(stripes, scale)
+    assert shrunk.shape == (round(300 * scale), round(400 * scale))
+    assert np.abs(shrunk[2:-2, 2:-2].astype(int) - 100).max() <= 10
