@@ -97,10 +97,10 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     small = resize(image, factor)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # The surface is smooth: its median is taken on a half-size copy (four times cheaper) and scaled up.
-    half = cv2.resize(lab, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    half = resize(lab, 0.5)
     surface = cv2.resize(cv2.medianBlur(half, int(BODY_SHORT_SIDE / 6) | 1), lab.shape[1::-1])
     distance = _distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
-    texture = float(np.median(distance))
+    texture = float(np.median(distance[::2, ::2]))  # a quarter of the pixels tell the median as well
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -55,17 +55,17 @@ def _as_uint8(frame: np.ndarray) -> np.ndarray:
 def resize(image: np.ndarray, scale: float) -> np.ndarray:
     """`image` scaled by `scale`; shrinking averages the pixels each new pixel covers (no aliasing of pips).
 
-    OpenCV's area average is fast only for whole-number factors, so a shrink is done in two steps: the whole
-    part of the factor by area averaging, then the small rest by linear interpolation (a tenth of the time of
-    one area resize by an odd factor such as 0.37).
+    OpenCV's area average is fast for halving only (a tenth of the time of an area resize by 0.39), so a
+    shrink to half or less halves the image while it is more than twice the size asked, and interpolates
+    the rest: by then each new pixel covers less than two old ones.
     """
     width, height = image.shape[1], image.shape[0]
     size = (max(1, int(round(width * scale))), max(1, int(round(height * scale))))
     if scale >= 1:
         return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
-    whole = int(1.0 / scale)
-    if whole >= 2 and min(width, height) // whole >= 1:
-        image = cv2.resize(image, (width // whole, height // whole), interpolation=cv2.INTER_AREA)
-    else:
+    if scale > 0.5:
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        half = (image.shape[1] // 2, image.shape[0] // 2)
+        image = cv2.resize(image, half, interpolation=cv2.INTER_AREA)
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
