@@ -138,22 +138,32 @@ def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_ran
     """The second cut: blobs of a few pips' size that are not pip-shaped, at three quarters of their peak.
 
     `first` is what `_cut` returned for the first cut and `shaped` which of its blobs are pips already.
-    Built from the blobs' own pixels, in the box they span, this costs little beside the first cut.
+    Only the blobs' own pixels are labelled, each blob's box laid beside the others on a small canvas
+    (labelling costs by the image's size, and the blobs to cut may lie far apart).
     """
-    blobs, count, part, (xs, ys, ids), areas = first
-    recut = areas <= CORE_PARENT_PIPS * np.pi / 4 * diameter_range[1] ** 2
+    blobs, count, part, (xs, ys, ids), stats = first
+    recut = stats[:, cv2.CC_STAT_AREA] <= CORE_PARENT_PIPS * np.pi / 4 * diameter_range[1] ** 2
     recut[np.abs(blobs.label[shaped])] = False
     chosen = recut[ids]
-    xs, ys = xs[chosen], ys[chosen]
+    xs, ys, ids = xs[chosen], ys[chosen], ids[chosen]
     near_peak = response[ys, xs].astype(np.int16) >= 3 * below_peak[ys, xs].astype(np.int16)
-    xs, ys = xs[near_peak], ys[near_peak]
+    xs, ys, ids = xs[near_peak], ys[near_peak], ids[near_peak]
     if xs.size == 0:
         return _NO_BLOBS
-    origin = (int(xs.min()), int(ys.min()))
-    core_mask = np.zeros((int(ys.max()) - origin[1] + 1, int(xs.max()) - origin[0] + 1), np.uint8)
-    core_mask[ys - origin[1], xs - origin[0]] = 255
+    parents = np.unique(ids)
+    left, top = stats[parents, cv2.CC_STAT_LEFT], stats[parents, cv2.CC_STAT_TOP]
+    widths, heights = stats[parents, cv2.CC_STAT_WIDTH], stats[parents, cv2.CC_STAT_HEIGHT]
+    offsets = np.concatenate(([0], np.cumsum(widths + 1)[:-1]))  # a blank column between boxes
+    slot = np.searchsorted(parents, ids)
+    canvas = np.zeros((int(heights.max()), int(offsets[-1] + widths[-1])), np.uint8)
+    canvas[ys - top[slot], xs - left[slot] + offsets[slot]] = 255
+
+    def to_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        box = np.searchsorted(offsets, points[:, 0], side="right") - 1
+        return points[:, 0] - offsets[box] + left[box], points[:, 1] + top[box]
+
     core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
-    second = _cut(core_mask, labels, count, sign, gray, core_range, dark, origin)
+    second = _cut(canvas, labels, count, sign, gray, core_range, dark, to_frame)
     if second is None:
         return _NO_BLOBS
     cores = second[0]
@@ -161,12 +171,12 @@ def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_ran
     return cores._replace(parent=np.where(parents != 0, parents, cores.label))
 
 
-def _cut(mask, labels, offset, sign, gray, diameter_range, dark, origin=(0, 0)):
+def _cut(mask, labels, offset, sign, gray, diameter_range, dark, to_frame=None):
     """Label the blobs of `mask` in `labels` (numbered from `offset` + 1, signed by polarity), measure them.
 
-    `mask` may be a box of the frame whose top left corner is at `origin`. Returns (measured columns, blob
-    count, component image of the mask, the blobs' pixels in frame coordinates as (xs, ys, ids), every
-    component's area), or None when the mask is empty.
+    `to_frame` maps the mask's pixel positions to the frame's when the mask is not the frame itself. Returns
+    (measured columns, blob count, component image of the mask, the blobs' pixels in frame coordinates as
+    (xs, ys, ids), every component's statistics), or None when the mask is empty.
     """
     count, part = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, CCL)
     if count <= 1:
@@ -175,7 +185,7 @@ def _cut(mask, labels, offset, sign, gray, diameter_range, dark, origin=(0, 0)):
     points = cv2.findNonZero(mask).reshape(-1, 2)
     ids = part[points[:, 1], points[:, 0]]
     stats = _stats(points, ids, count)
-    xs, ys = points[:, 0] + origin[0], points[:, 1] + origin[1]
+    xs, ys = to_frame(points) if to_frame is not None else (points[:, 0], points[:, 1])
     # Specks smaller than any pip (anti-aliasing crumbs at a pip's rim) must not block links between pips.
     low = diameter_range[0]
     keep = stats[ids, cv2.CC_STAT_AREA] >= np.pi / 4 * low * low
@@ -183,7 +193,7 @@ def _cut(mask, labels, offset, sign, gray, diameter_range, dark, origin=(0, 0)):
     labels[ys, xs] = (ids + offset) * sign
     blobs = _measure(xs, ys, ids, stats, sign, gray, diameter_range, dark)
     label = (blobs.label + offset * sign).astype(np.int32)
-    return blobs._replace(label=label, parent=label), count, part, (xs, ys, ids), stats[:, cv2.CC_STAT_AREA]
+    return blobs._replace(label=label, parent=label), count, part, (xs, ys, ids), stats
 
 
 def _stats(points: np.ndarray, ids: np.ndarray, count: int) -> np.ndarray:
