@@ -16,8 +16,8 @@ How it reads, in order:
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
-6. A lone pip reads as a 1 only on a die body of its own and with the pip polarity of the frame's dice: a
-   speck on the tray or a letter on a keyboard is not a die showing 1.
+6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
+   frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 """
 
 from __future__ import annotations
@@ -256,30 +256,51 @@ class DiceReader:
     def _drop_bodiless_ones(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float
     ) -> list[Face]:
-        """Refuse lone pips that are not on a die: no body standing out from the surface, or wrong polarity.
+        """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
 
-        Polarity: when every face with three or more pips (a layout no speck imitates) has dark pips, a lone
-        light dot smaller than their pips is a letter on a key or a glint, not one of these dice showing 1;
-        and the other way round. A die of another set showing 1 has a pip as large as any (makers never make
-        the one smaller). A table of mixed dice shows faces of both polarities and keeps every lone pip that
-        has a body.
+        Polarity: when the frame's dice have dark pips (`_dice_polarity`), one or two light dots smaller
+        than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
+        die of another set showing 1 or 2 has pips as large as any (makers never make those smaller). A lone
+        pip must also sit on a body standing out from the surface: a speck on the tray has none.
         """
-        lone = [face for face in faces if face.value == 1]
-        if not lone:
+        weak = [face for face in faces if face.value in (1, 2)]
+        if not weak:
             return faces
-        strong_faces = [face for face in faces if face.value is not None and face.value >= 3]
-        strong = {face.dark for face in strong_faces}
-        typical_pip = median(face.pip for face in strong_faces) if strong_faces else 0.0
-        surface = estimate_surface(tray, die_px)
-        radius = RING_SHARE * die_px
-        refused = set()
-        for face in lone:
-            center = (face.center[0] / scale, face.center[1] / scale)
-            if (len(strong) == 1 and face.dark not in strong and face.pip < typical_pip) or (
-                body_contrast(surface, tray, center, radius) < self.params["body_contrast"]
-            ):
-                refused.add(id(face))
+        polarity, typical_pip = _dice_polarity(faces)
+        refused = {
+            id(face)
+            for face in weak
+            if polarity is not None and face.dark != polarity and face.pip < typical_pip
+        }
+        lone = [face for face in weak if face.value == 1 and id(face) not in refused]
+        if lone:
+            surface = estimate_surface(tray, die_px)
+            radius = RING_SHARE * die_px
+            for face in lone:
+                center = (face.center[0] / scale, face.center[1] / scale)
+                if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
+                    refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
+    """(Whether the frame's dice have dark pips, their median pip diameter), or (None, 0) when unclear.
+
+    Told by the faces of three or more pips, a layout no speck imitates. Without any (every die shows 1 or
+    2), by the polarity that shows more pips: keys on a keyboard beside four dice showing 1 show two dots.
+    A table of mixed dice shows layouts of both polarities, and nothing is refused for its polarity.
+    """
+    evidence = [face for face in faces if face.value is not None and face.value >= 3]
+    if not evidence:
+        read = [face for face in faces if face.value is not None]
+        dark = sum(face.value for face in read if face.dark)
+        light = sum(face.value for face in read if not face.dark)
+        if dark == light:
+            return None, 0.0
+        evidence = [face for face in read if face.dark == (dark > light)]
+    if len({face.dark for face in evidence}) != 1:
+        return None, 0.0
+    return evidence[0].dark, median(face.pip for face in evidence)
 
 
 def _colour_channels(image: np.ndarray) -> list[np.ndarray]:

@@ -110,6 +110,24 @@ def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
 
 
+def test_two_light_dots_among_dark_pipped_dice_are_not_a_two():
+    """Two small light symbols on a dark key beside white dice: they pass for a two, not of these dice."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    for spot in ((296, 396), (320, 420)):
+        cv2.circle(frame, spot, 4, (230, 230, 230), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [3, 5, 6, 4]
+
+
+def test_when_every_die_shows_one_the_polarity_with_more_pips_is_the_dice():
+    """Four white dice showing 1 and two small light symbols on dark keys: no layout tells the polarity."""
+    frame, _ = draw_dice([1, 1, 1, 1])
+    for x in (120, 400):
+        cv2.rectangle(frame, (x, 380), (x + 56, 436), (40, 40, 40), -1)
+        cv2.circle(frame, (x + 28, 408), 4, (230, 230, 230), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [1, 1, 1, 1]
+
+
 def test_a_black_die_showing_one_among_white_dice_is_read():
     """A die of another set: its one pip is as large as the other dice's pips, as makers make it."""
     frame, _ = draw_dice([3, 5, 6, 4])
