@@ -28,10 +28,11 @@ def test_resizing_reaches_the_size_asked(scale):
 
 
 @pytest.mark.parametrize("scale", [0.23, 0.37, 0.5])
-def test_shrinking_by_an_odd_factor_averages_pixels_rather_than_picking_them(scale):
+@pytest.mark.parametrize("shape", [(300, 400), (301, 411)])
+def test_shrinking_by_an_odd_factor_averages_pixels_rather_than_picking_them(scale, shape):
     """Picking pixels would turn one-pixel stripes into a coarse pattern of 0s and 200s (aliasing)."""
-    stripes = np.zeros((300, 400), np.uint8)
+    stripes = np.zeros(shape, np.uint8)
     stripes[:, ::2] = 200
     shrunk = resize(stripes, scale)
-    assert shrunk.shape == (round(300 * scale), round(400 * scale))
+    assert shrunk.shape == (round(shape[0] * scale), round(shape[1] * scale))
     assert np.abs(shrunk[2:-2, 2:-2].astype(int) - 100).max() <= 10
