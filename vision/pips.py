@@ -203,12 +203,10 @@ def _stats(points: np.ndarray, ids: np.ndarray, count: int) -> np.ndarray:
     """
     order = np.argsort(ids, kind="stable")
     xs, ys, ordered = points[order, 0], points[order, 1], ids[order]
-    starts = np.searchsorted(ordered, np.arange(count))
-    present = starts < ordered.size
     stats = np.zeros((count, 5), np.int64)
     stats[:, cv2.CC_STAT_AREA] = np.bincount(ids, minlength=count)
-    present &= stats[:, cv2.CC_STAT_AREA] > 0
-    first = starts[present]
+    present = stats[:, cv2.CC_STAT_AREA] > 0  # the background, label 0, has no pixels here
+    first = np.searchsorted(ordered, np.flatnonzero(present))
     left, top = np.minimum.reduceat(xs, first), np.minimum.reduceat(ys, first)
     stats[present, cv2.CC_STAT_LEFT], stats[present, cv2.CC_STAT_TOP] = left, top
     stats[present, cv2.CC_STAT_WIDTH] = np.maximum.reduceat(xs, first) - left + 1

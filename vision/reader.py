@@ -160,7 +160,7 @@ class DiceReader:
                         self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
                     )
         faces = vote(readings, die_px * scale)
-        return self._drop_bodiless_ones(faces, tray, die_px, scale), scale, work.shape
+        return self._refuse_false_ones_and_twos(faces, tray, die_px, scale), scale, work.shape
 
     def _faces_in(
         self,
@@ -253,7 +253,7 @@ class DiceReader:
             faces = group_faces(pips, work, median(measured), self.params)
         return complete_faces(faces, pips, work)
 
-    def _drop_bodiless_ones(
+    def _refuse_false_ones_and_twos(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float
     ) -> list[Face]:
         """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
@@ -388,10 +388,9 @@ def _to_frame(
 
 
 def _brightness_range(gray: np.ndarray) -> float:
-    """The 1st to 99th percentile of a sample of the gray levels (from its histogram: no sort needed)."""
+    """The 1st to 99th percentile of a sample of the gray levels."""
     step = max(1, int(np.sqrt(gray.size / 20000)))
-    counts = np.cumsum(np.bincount(gray[::step, ::step].ravel(), minlength=256))
-    low, high = np.searchsorted(counts, (0.01 * counts[-1], 0.99 * counts[-1]))
+    low, high = _levels_at(gray[::step, ::step], (0.01, 0.99))
     return float(high - low)
 
 
@@ -399,9 +398,14 @@ def _grain(gray: np.ndarray) -> float:
     """Typical pixel-to-pixel jitter: sensor noise or static, which no die face has at the pixel scale."""
     step = max(1, int(np.sqrt(gray.size / 40000)))
     sample = gray[::step, ::step]
-    jitter = cv2.absdiff(sample[:, 1:], sample[:, :-1])
-    counts = np.cumsum(np.bincount(jitter.ravel(), minlength=256))
-    return float(np.searchsorted(counts, counts[-1] / 2))
+    (jitter,) = _levels_at(cv2.absdiff(sample[:, 1:], sample[:, :-1]), (0.5,))
+    return float(jitter)
+
+
+def _levels_at(image: np.ndarray, shares: tuple[float, ...]) -> np.ndarray:
+    """The 8-bit levels below which these shares of `image`'s pixels lie, from its histogram (no sort)."""
+    counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
+    return np.searchsorted(counts, np.array(shares) * counts[-1])
 
 
 def _odd(value: float) -> int:
