@@ -32,6 +32,9 @@ SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller i
 # Pips of one face stand out from it about equally; a side face seen at a slant, or the next die of another
 # colour, differs more than this ratio of contrasts.
 CONTRAST_RATIO = 2.0
+# Cores of one blob closer than this many pip diameters are one pip a glint cut in two; pips of one face are
+# at least about 1.3 diameters apart, and on small dice their blobs touch (a five's pips cut as one blob).
+CORE_SEPARATION = 1.2
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
 # ... but the roundness of a pip a few pixels wide is mostly pixel noise: about one pixel of error in its
 # diameter, so the tolerance grows as 1 / diameter for small pips.
@@ -136,6 +139,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     )
     contrast = np.maximum(pips.contrast[:, None], pips.contrast[None, :])
     smaller = np.minimum(pips.diameter[:, None], pips.diameter[None, :])
+    larger = np.maximum(pips.diameter[:, None], pips.diameter[None, :])
     roundness_tolerance = np.maximum(ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0))
     candidate = (
         (distance <= params["link_distance"] * die_px)
@@ -143,7 +147,8 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         & (size_ratio <= params["size_ratio"])
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
         & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
-        & (pips.parent[:, None] != pips.parent[None, :])  # two cores of one blob are one pip and its glint
+        # Two cores of one blob close together are one pip and its glint; further apart, touching pips.
+        & ((pips.parent[:, None] != pips.parent[None, :]) | (distance >= CORE_SEPARATION * larger))
         & (contrast <= CONTRAST_RATIO * np.minimum(pips.contrast[:, None], pips.contrast[None, :]))
     )
     first, second = np.nonzero(np.triu(candidate, 1))

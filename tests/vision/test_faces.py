@@ -14,8 +14,12 @@ def pips_at(
     fill: float = 1.0,
     core: bool = False,
     contrast: list[float] | None = None,
+    one_blob: bool = False,
 ) -> Pips:
-    """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs)."""
+    """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs).
+
+    `core` makes each a core cut out of a larger blob of its own; `one_blob` makes them all cores of one blob.
+    """
     xy = np.array(points, float)
     n = len(xy)
     return Pips(
@@ -29,7 +33,9 @@ def pips_at(
         label=np.arange(1, n + 1, dtype=np.int32),
         spread=np.zeros(n),
         fill=np.full(n, fill),
-        parent=np.arange(1, n + 1, dtype=np.int32) + (100 if core else 0),
+        parent=np.full(n, 100, np.int32)
+        if one_blob
+        else np.arange(1, n + 1, dtype=np.int32) + (100 if core else 0),
         labels=np.zeros((120, 120), np.int32),
     )
 
@@ -95,6 +101,22 @@ def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
     assert read(pips_at([(60, 60)], core=True)) == []
     step = 0.27 * 40.0
     assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]
+
+
+def test_touching_pips_cut_out_of_one_blob_still_make_a_face():
+    """On a small die the pips of a five touch and are cut apart from one blob: they are still a five."""
+    step = 0.27 * 40.0
+    corners = [(60 - step, 60 - step), (60 + step, 60 - step), (60 - step, 60 + step), (60 + step, 60 + step)]
+    assert read(pips_at([*corners, (60, 60)], one_blob=True)) == [5]
+
+
+def test_two_halves_of_one_pip_a_glint_cut_apart_are_not_linked():
+    """A highlight across a glossy pip leaves two cores of one blob, less than a pip apart: not a two."""
+    pips = pips_at([(60, 60), (60 + 4.0, 60)], one_blob=True)
+    assert _links(pips, np.full((120, 120), 220, np.uint8), 40.0, DEFAULT_PARAMS).size == 0
+    assert _links(
+        pips_at([(60, 60), (60 + 4.0, 60)]), np.full((120, 120), 220, np.uint8), 40.0, DEFAULT_PARAMS
+    ).size
 
 
 def test_two_dice_one_reading_found_stay_two_when_the_channels_vote():
