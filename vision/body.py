@@ -78,7 +78,8 @@ class Bodies:
     """Compact blobs that stand out from the surface: their centres and typical side, in image pixels."""
 
     centers: np.ndarray  # (count, 2) x, y
-    size: float
+    size: float  # the typical side: their median
+    sizes: np.ndarray  # (count,) the side of each, from its area
 
     @property
     def count(self) -> int:
@@ -122,7 +123,8 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         compact[index] = _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1])
     if not compact.any():
         return None
-    return Bodies(centroids[1:][compact] / factor, float(np.median(np.sqrt(area[compact]))) / factor)
+    sides = np.sqrt(area[compact]) / factor
+    return Bodies(centroids[1:][compact] / factor, float(np.median(sides)), sides)
 
 
 def _has_edge(lab: np.ndarray, surface: np.ndarray, labels: np.ndarray, label: int, box: np.ndarray) -> bool:

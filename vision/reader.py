@@ -16,7 +16,9 @@ How it reads, in order:
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
-6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
+6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray) are read again,
+   each in a crop at its own size and in every channel.
+7. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
    frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 """
 
@@ -89,6 +91,7 @@ CHROMA_SHARE = 0.03
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
+BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -159,8 +162,67 @@ class DiceReader:
                     readings.append(
                         self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
                     )
-        faces = vote(readings, die_px * scale)
-        return self._refuse_false_ones_and_twos(faces, tray, die_px, scale), scale, work.shape
+        faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale)
+        if bodies is not None:
+            # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
+            on_bodies = self._read_unread_bodies(faces, bodies, gray, tray, scale, die_px)
+            if on_bodies:
+                faces = self._refuse_false_ones_and_twos(faces + on_bodies, tray, die_px, scale)
+        return faces, scale, work.shape
+
+    def _read_unread_bodies(
+        self,
+        faces: list[Face],
+        bodies: Bodies,
+        gray: np.ndarray,
+        tray: np.ndarray,
+        scale: float,
+        die_px: float,
+    ) -> list[Face]:
+        """Faces read on the die bodies no face was read on, each body at its own size (work coordinates).
+
+        A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
+        small dice's pips merge into one blob. Their bodies tell each die's own size.
+        """
+        found = np.array([face.center for face in faces if face.value is not None], float).reshape(-1, 2)
+        channels = [gray, *_colour_channels(tray)]
+        extra = []
+        for center, side in zip(bodies.centers, bodies.sizes, strict=True):
+            if found.size and np.hypot(*(found - center * scale).T).min() < OVERLAP_SHARE * die_px * scale:
+                continue
+            face = self._read_body(channels, center, side)
+            if face is not None:
+                x, y = face.center
+                extra.append(
+                    replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
+                )
+        return extra
+
+    def _read_body(self, channels: list[np.ndarray], center: np.ndarray, side: float) -> Face | None:
+        """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
+
+        Every channel is read, as around coloured dice: a body nothing was read on in gray is often a
+        coloured die with coloured pips.
+        """
+        height, width = channels[0].shape
+        half = int(side)
+        x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
+        x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
+        local = min(2.0, WORK_DIE_PX / side)
+        readings = []
+        for channel in channels:
+            crop = channel[y0:y1, x0:x1]
+            spread = _brightness_range(crop)
+            if spread >= MIN_SPREAD:
+                work = resize(crop, local)
+                readings.append(self._faces(work, side * local, self.params["pip_contrast"] * spread))
+        best = None
+        for face in vote(readings, side * local) if readings else []:
+            at = (face.center[0] / local + x0, face.center[1] / local + y0)
+            on_body = np.hypot(at[0] - center[0], at[1] - center[1]) <= BODY_CENTRE_SHARE * side
+            if face.value is not None and on_body and (best is None or face.value > best.value):
+                best = replace(face, center=at, size=face.size / local, pip=face.pip / local)
+        return best
 
     def _faces_in(
         self,

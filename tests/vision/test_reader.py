@@ -190,6 +190,22 @@ def test_red_pips_on_blue_dice_are_read_in_the_red_channel():
     assert DiceReader().read(frame).values == [2, 5, 3, 6]
 
 
+def test_a_small_die_of_another_set_is_read_at_its_own_size():
+    """A blue die with red pips, less than half the size of the white dice beside it: at their size its
+    pips merge into one blob, so its body tells its own size and it is read at that."""
+    frame, _ = draw_dice([3, 5, 6, 4], die=60, face=225, pip=30, floor=(185, 190, 195))
+    die, centre = 26, np.array([320.0, 400.0])
+    corner = (centre - die / 2).astype(int)
+    cv2.rectangle(frame, tuple(corner), tuple(corner + die), (90, 40, 20), -1)
+    for spot in PIP_SPOTS[5]:
+        x, y = centre + np.array(spot) * die * 0.27
+        cv2.circle(frame, (int(round(x)), int(round(y))), 2, (40, 40, 200), -1, cv2.LINE_AA)
+    reading = DiceReader().read(frame)
+    assert sorted(reading.values) == [3, 4, 5, 5, 6]
+    small = min(reading.dice, key=lambda read: abs(read.center[1] - centre[1]))
+    assert small.value == 5 and small.size < 40
+
+
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
     two, and its half (a three) must not outvote the six read whole in gray."""
