@@ -25,6 +25,7 @@ CCL = cv2.CCL_GRANA
 CORE_MIN_SIZE = 1.5
 CORE_PARENT_PIPS = 8  # blobs up to this many of the largest pips are cut again; larger ones are no pips
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
+NEAR_RING, FAR_RING = 1.45, 2.3  # radii of the face rings around a pip, in units of its half major axis
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
 
 
@@ -266,13 +267,18 @@ def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold:
     height, width = gray.shape
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
     faces, spreads, valid_share = [], [], []
-    for factor in (1.45, 2.3):
+    other_pips = np.concatenate((pips.label, pips.parent))
+    for factor in (NEAR_RING, FAR_RING):
         radius = (major * factor + 1.0)[:, None]
         xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
         ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
         values = gray[ys, xs].astype(np.float64)
         found = pips.labels[ys, xs]
         usable = np.where(pips.dark[:, None], found <= 0, found >= 0)
+        if factor == FAR_RING:
+            # The wider ring judges whether a lone pip sits on a clean face: only the pips of a layout are
+            # left out of it, and blobs of its polarity that are no pips (flecks, clutter) count as uneven.
+            usable |= ~np.isin(found, other_pips)
         low, middle, high = _row_quantiles(values, usable, (0.1, 0.5, 0.9))
         faces.append(middle)
         spreads.append(high - low)

@@ -96,6 +96,17 @@ def test_a_speck_on_the_tray_is_not_a_die_showing_one():
     assert DiceReader().read(frame).values == [3, 5, 2]
 
 
+def test_a_dot_among_the_stripes_of_a_barcode_is_not_a_die_showing_one():
+    """A label is a body, and the dot on it is round; but the stripes around it are no face."""
+    frame, _ = draw_dice([5, 3, 4], face=235, pip=25, floor=(60, 110, 150))
+    cv2.rectangle(frame, (280, 360), (360, 420), (235, 235, 235), -1)
+    for x in range(286, 356, 9):
+        if abs(x - 320) > 8:
+            cv2.rectangle(frame, (x, 366), (x + 2, 414), (25, 25, 25), -1)
+    cv2.circle(frame, (320, 390), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [5, 3, 4]
+
+
 def test_a_lone_pip_on_a_face_of_its_own_colour_still_reads_as_one():
     frame, _ = draw_dice([1, 4, 1])
     assert DiceReader().read(frame).values == [1, 4, 1]
