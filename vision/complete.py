@@ -16,19 +16,62 @@ from statistics import median
 
 import numpy as np
 
-from vision.faces import Face
+from vision.faces import DIAGONAL_SHARE, Face, fits_layout
 from vision.pips import Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
 SPOT_SHARE = 0.2  # the centre is looked at within this share of a pip diameter
 RING_SHARE = 0.9  # the ring around a place, in pip diameters: face, unless the place is on a dark region
 RING_SAMPLES = 12
+MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this share of a pip diameter
+COMPLETED_CONFIDENCE = (
+    0.5  # a face with a pip found by looking is less sure than one whose pips all stood out
+)
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 
 
-def complete_faces(faces: list[Face], pips: Pips, image: np.ndarray) -> list[Face]:
-    """`faces` with each low reading raised to the larger layout its image shows, if any."""
-    return [_complete(face, pips, image) for face in faces]
+def complete_faces(faces: list[Face], pips: Pips, image: np.ndarray, params: dict[str, float]) -> list[Face]:
+    """`faces` with each low reading raised to the larger layout its image shows, if any, and each group
+    that is a layout but for one pip read when its image shows that pip."""
+    return [
+        _complete_group(face, pips, image, params) if face.value is None else _complete(face, pips, image)
+        for face in faces
+    ]
+
+
+def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str, float]) -> Face:
+    """An unreadable group that is a layout but for one pip (a five with a corner joined to a glint).
+
+    Every layout is point-symmetric, so the missing pip is the mirror of the one pip that has no partner,
+    about the layout's centre: one of the pips (a five) or the middle between two (a four, a six).
+    """
+    members = np.array(face.members)
+    if not 3 <= members.size <= 5:
+        return face
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    diameter = float(median(pips.diameter[members]))
+    centres = [*points, *((points[a] + points[b]) / 2 for a in range(len(points)) for b in range(a))]
+    look = _looker(image, pips, members)
+    for centre in centres:
+        mirrors = 2 * centre - points
+        gaps = np.hypot(*(mirrors[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        unpaired = gaps > MIRROR_SHARE * diameter
+        if unpaired.sum() != 1:
+            continue
+        missing = mirrors[unpaired][0]
+        full = np.vstack([points, missing])
+        if fits_layout(full, face.size, params) and look.pip(missing):
+            span = np.hypot(*(full[:, None, :] - full[None, :, :]).transpose(2, 0, 1)).max()
+            middle = full.mean(axis=0)
+            return replace(
+                face,
+                value=len(full),
+                center=(float(middle[0]), float(middle[1])),
+                size=float(span / DIAGONAL_SHARE),
+                confidence=COMPLETED_CONFIDENCE,
+                pip=diameter,
+            )
+    return face
 
 
 def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
@@ -43,13 +86,7 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
     half_diagonal = (points[i] - points[j]) / 2
     turned = np.array([-half_diagonal[1], half_diagonal[0]])
     corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
-    look = _Looker(
-        image,
-        float(median(pips.diameter[members])),
-        float(median(pips.face[members])),
-        float(median(pips.contrast[members])),
-        bool(pips.dark[members[0]]),
-    )
+    look = _looker(image, pips, members)
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
         return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
     if face.value == 3:
@@ -66,6 +103,16 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
             if look.pip(side) and look.pip(2 * center - side):
                 return replace(face, value=6)
     return face
+
+
+def _looker(image: np.ndarray, pips: Pips, members: np.ndarray) -> _Looker:
+    return _Looker(
+        image,
+        float(median(pips.diameter[members])),
+        float(median(pips.face[members])),
+        float(median(pips.contrast[members])),
+        bool(pips.dark[members[0]]),
+    )
 
 
 @dataclass(frozen=True)

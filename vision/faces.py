@@ -217,18 +217,14 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         dark, pip = bool(pips.dark[lone]), float(pips.diameter[lone])
         return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    if not fits_layout(points, die_px, params):
+        return None
     contrast = float(pips.contrast[members].min())
-    fingerprint = _fingerprint(points)
-    error = float(np.abs(fingerprint - _FINGERPRINTS[count]).mean())
+    error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
     gaps = points[:, None, :] - points[None, :, :]
     lengths = np.hypot(gaps[..., 0], gaps[..., 1])
     i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
     die_from_layout = float(lengths[i, j]) / DIAGONAL_SHARE
-    agreement = die_from_layout / die_px
-    if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
-        return None
-    if count >= 3 and _asymmetry(points) > SYMMETRY_TOLERANCE:
-        return None
     dx, dy = points[j] - points[i]
     angle = float((np.degrees(np.arctan2(dy, dx)) - 45.0) % 90.0)
     center = points.mean(axis=0)
@@ -243,6 +239,20 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         bool(pips.dark[members[0]]),
         float(median(pips.diameter[members])),
     )
+
+
+def fits_layout(points: np.ndarray, die_px: float, params: dict[str, float]) -> bool:
+    """Do these pip centres (2 to 6) form the layout of their count, on a die about `die_px` wide?
+
+    Their distances must fit the canonical ones, their span the die's size, and they must be point-symmetric.
+    """
+    count = len(points)
+    error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
+    span = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).max()
+    agreement = span / DIAGONAL_SHARE / die_px
+    if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
+        return False
+    return count < 3 or _asymmetry(points) <= SYMMETRY_TOLERANCE
 
 
 def _asymmetry(points: np.ndarray) -> float:

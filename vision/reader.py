@@ -313,7 +313,7 @@ class DiceReader:
         measured = [face.size for face in faces if face.value is not None and face.value >= 3]
         if measured and abs(median(measured) / die_px - 1.0) > 0.1:
             faces = group_faces(pips, work, median(measured), self.params)
-        return complete_faces(faces, pips, work)
+        return complete_faces(faces, pips, work, self.params)
 
     def _refuse_false_ones_and_twos(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float

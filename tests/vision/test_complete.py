@@ -7,6 +7,7 @@ import pytest
 from vision.complete import complete_faces
 from vision.faces import Face
 from vision.pips import Pips
+from vision.reader import DEFAULT_PARAMS
 
 STEP = 11.0  # pip place to pip place along a side, in pixels (a die of about 40)
 CENTRE = np.array([60.0, 60.0])
@@ -30,8 +31,9 @@ def face_image(places: list[str], faint: float = 0.0) -> np.ndarray:
     return image
 
 
-def found(points: list[tuple[float, float]]) -> tuple[Face, Pips]:
-    """The pips the detector found at `points` (offsets in STEPs), read as a face of that many pips."""
+def found(points: list[tuple[float, float]], readable: bool = True) -> tuple[Face, Pips]:
+    """The pips the detector found at `points` (offsets in STEPs), read as a face of that many pips (or, not
+    `readable`, as a group of pips that forms no layout)."""
     xy = CENTRE + np.array(points, float) * STEP
     n = len(xy)
     pips = Pips(
@@ -48,8 +50,9 @@ def found(points: list[tuple[float, float]]) -> tuple[Face, Pips]:
         parent=np.arange(1, n + 1, dtype=np.int32),
         labels=np.zeros((120, 120), np.int32),
     )
-    face = Face(tuple(range(n)), n, tuple(xy.mean(axis=0)), 40.0, 45.0, 0.9)
-    return face, pips
+    if not readable:
+        return Face(tuple(range(n)), None, tuple(xy.mean(axis=0)), 40.0, 0.0, 0.0), pips
+    return Face(tuple(range(n)), n, tuple(xy.mean(axis=0)), 40.0, 45.0, 0.9), pips
 
 
 @pytest.mark.parametrize(
@@ -68,12 +71,12 @@ def found(points: list[tuple[float, float]]) -> tuple[Face, Pips]:
 )
 def test_a_face_grows_to_the_layout_its_image_shows(places, seen, value):
     face, pips = found(seen)
-    assert complete_faces([face], pips, face_image(places))[0].value == value
+    assert complete_faces([face], pips, face_image(places), DEFAULT_PARAMS)[0].value == value
 
 
 def test_places_barely_darker_than_the_face_are_no_pips():
     face, pips = found([(-1, -1), (1, 1)])
-    assert complete_faces([face], pips, face_image(["corners"], faint=0.7))[0].value == 2
+    assert complete_faces([face], pips, face_image(["corners"], faint=0.7), DEFAULT_PARAMS)[0].value == 2
 
 
 def test_a_place_on_a_dark_region_is_no_pip():
@@ -81,4 +84,19 @@ def test_a_place_on_a_dark_region_is_no_pip():
     image = face_image(["diagonal"])
     cv2.line(image, (40, 80), (80, 40), 60, 12)  # a dark band through the other diagonal
     face, pips = found([(-1, -1), (1, 1)])
-    assert complete_faces([face], pips, image)[0].value == 2
+    assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == 2
+
+
+@pytest.mark.parametrize(
+    ("places", "seen", "value"),
+    [
+        (["corners", "centre"], [(-1, -1), (1, 1), (1, -1), (0, 0)], 5),  # a corner lost to a glint
+        (["corners", "sides"], [(-1, -1), (1, 1), (1, -1), (-1, 1), (-1, 0)], 6),
+        (["corners"], [(-1, -1), (1, 1), (1, -1)], 4),
+        (["three", "sides"], [(-1, -1), (1, 1), (1, -1), (0, 0)], None),  # blank where the mirror falls
+    ],
+)
+def test_a_group_that_is_a_layout_but_for_one_pip_is_read_when_the_image_shows_it(places, seen, value):
+    """Layouts are point-symmetric: the missing pip is the mirror of the one without a partner."""
+    face, pips = found(seen, readable=False)
+    assert complete_faces([face], pips, face_image(places), DEFAULT_PARAMS)[0].value == value
