@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from types import MappingProxyType
 
 RULE_NAMES = ("yahtzee", "yatzy", "maxi", "forced")
@@ -374,17 +375,8 @@ class RuleSet:
 
 @lru_cache(maxsize=256)
 def _possible_points(rules: RuleSet, box: str) -> frozenset[int]:
-    scorer = rules._box(box).scorer
-    return frozenset({0} | {scorer(_counts(hand)) for hand in _all_hands(rules.dice_count)})
-
-
-def _all_hands(count: int) -> list[tuple[int, ...]]:
-    """Every hand of `count` dice as a sorted tuple (each multiset once)."""
-    if count == 0:
-        return [()]
-    return [
-        hand + (face,) for hand in _all_hands(count - 1) for face in FACES if not hand or face >= hand[-1]
-    ]
+    hands = combinations_with_replacement(FACES, rules.dice_count)  # every hand once, as a sorted tuple
+    return frozenset({0} | {rules.box_score(box, hand) for hand in hands})
 
 
 def _point_list(points: frozenset[int]) -> str:

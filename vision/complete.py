@@ -16,7 +16,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, Face, fits_layout
+from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout
 from vision.pips import Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
@@ -24,9 +24,8 @@ SPOT_SHARE = 0.2  # the centre is looked at within this share of a pip diameter
 RING_SHARE = 0.9  # the ring around a place, in pip diameters: face, unless the place is on a dark region
 RING_SAMPLES = 12
 MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this share of a pip diameter
-COMPLETED_CONFIDENCE = (
-    0.5  # a face with a pip found by looking is less sure than one whose pips all stood out
-)
+# A face with a pip found by looking is less sure than one whose pips all stood out.
+COMPLETED_CONFIDENCE = 0.5
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 
 
@@ -49,19 +48,18 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
     if not 3 <= members.size <= 5:
         return face
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
-    diameter = float(median(pips.diameter[members]))
     centres = [*points, *((points[a] + points[b]) / 2 for a in range(len(points)) for b in range(a))]
     look = _looker(image, pips, members)
     for centre in centres:
         mirrors = 2 * centre - points
-        gaps = np.hypot(*(mirrors[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-        unpaired = gaps > MIRROR_SHARE * diameter
+        gaps = distances(mirrors, points).min(axis=1)
+        unpaired = gaps > MIRROR_SHARE * look.diameter
         if unpaired.sum() != 1:
             continue
         missing = mirrors[unpaired][0]
         full = np.vstack([points, missing])
         if fits_layout(full, face.size, params) and look.pip(missing):
-            span = np.hypot(*(full[:, None, :] - full[None, :, :]).transpose(2, 0, 1)).max()
+            span = distances(full, full).max()
             middle = full.mean(axis=0)
             return replace(
                 face,
@@ -69,7 +67,7 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
                 center=(float(middle[0]), float(middle[1])),
                 size=float(span / DIAGONAL_SHARE),
                 confidence=COMPLETED_CONFIDENCE,
-                pip=diameter,
+                pip=look.diameter,
             )
     return face
 
@@ -81,7 +79,7 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     center = points.mean(axis=0)
     # The two pips farthest apart are opposite corners (of a two, a three, a four).
-    gaps = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    gaps = distances(points, points)
     i, j = np.unravel_index(np.argmax(gaps), gaps.shape)
     half_diagonal = (points[i] - points[j]) / 2
     turned = np.array([-half_diagonal[1], half_diagonal[0]])

@@ -2,10 +2,10 @@
 
 Two pips belong to one face when they are close for their size, alike in size, polarity and face colour, and
 the straight line between them crosses only face (no seam where two dice touch; blobs of the pips' own
-polarity on the way, such as the flecks of a marbled die, are face too). A group
-that does not look like a face (too many pips, a bent row, a spread that does not fit its pip size) is split
-at the longest edge of its minimum spanning tree and each part is judged again: that separates touching dice
-and drops stray pips from side faces.
+polarity on the way, such as the flecks of a marbled die, are face too). A group that does not look like a
+face (too many pips, a bent row, a spread that does not fit its pip size) is split at the longest edge of its
+minimum spanning tree and each part is judged again: that separates touching dice and drops stray pips from
+side faces.
 """
 
 from __future__ import annotations
@@ -53,8 +53,13 @@ OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one
 LONE_PIP_FILL = 0.9
 
 
+def distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Every distance from a point of `first` (rows) to a point of `second` (columns); points are (x, y)."""
+    return np.hypot(*(first[:, None, :] - second[None, :, :]).transpose(2, 0, 1))
+
+
 def _fingerprint(points: np.ndarray) -> np.ndarray:
-    gaps = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    gaps = distances(points, points)
     upper = gaps[np.triu_indices(len(points), 1)]
     return np.sort(upper) / upper.max()
 
@@ -121,7 +126,7 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
         return faces
     centers = np.array([face.center for face in faces])
     roundness = np.array([pips.roundness[list(face.members)].mean() for face in faces])
-    distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    distance = distances(centers, centers)
     size = np.array([median(pips.diameter[list(face.members)]) for face in faces])
     flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
     smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
@@ -221,8 +226,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         return None
     contrast = float(pips.contrast[members].min())
     error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
-    gaps = points[:, None, :] - points[None, :, :]
-    lengths = np.hypot(gaps[..., 0], gaps[..., 1])
+    lengths = distances(points, points)
     i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
     die_from_layout = float(lengths[i, j]) / DIAGONAL_SHARE
     dx, dy = points[j] - points[i]
@@ -248,7 +252,7 @@ def fits_layout(points: np.ndarray, die_px: float, params: dict[str, float]) -> 
     """
     count = len(points)
     error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
-    span = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).max()
+    span = distances(points, points).max()
     agreement = span / DIAGONAL_SHARE / die_px
     if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
         return False
@@ -259,15 +263,15 @@ def _asymmetry(points: np.ndarray) -> float:
     """How far the pips are from point symmetry about their centroid, as a share of their span."""
     center = points.mean(axis=0)
     mirrored = 2 * center - points
-    gaps = np.hypot(*(mirrored[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
-    span = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).max()
+    gaps = distances(mirrored, points)
+    span = distances(points, points).max()
     return float(gaps.min(axis=1).max() / span)
 
 
 def _split(members: np.ndarray, pips: Pips) -> tuple[np.ndarray, np.ndarray]:
     """Cut the longest edge of the group's Euclidean minimum spanning tree (Prim's algorithm)."""
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
-    lengths = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    lengths = distances(points, points)
     count = members.size
     in_tree = np.zeros(count, bool)
     in_tree[0] = True

@@ -80,7 +80,7 @@ WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is mor
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
-RING_SHARE = 0.3
+RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
 # B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels

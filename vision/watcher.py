@@ -190,32 +190,29 @@ class RollWatcher:
 
     def _in_place(self, first: Reading, second: Reading) -> bool:
         """Same number of dice, each within the tolerance of a die of the other, whatever the faces."""
-        if len(first.dice) != len(second.dice):
-            return False
-        unmatched = list(second.dice)
-        for die in first.dice:
-            reach = self.position_tolerance * max(die.size, 1.0)
-            candidates = [other for other in unmatched if math.dist(other.center, die.center) <= reach]
-            if not candidates:
-                return False
-            unmatched.remove(min(candidates, key=lambda other: math.dist(other.center, die.center)))
-        return True
+        return len(first.dice) == len(second.dice) == self._matched(first, second, same_face=False)
 
     def _stayed_put(self, first: Reading, second: Reading) -> int:
         """How many dice of `first` have a die in `second` with the same face, close enough to be the same."""
+        return self._matched(first, second, same_face=True)
+
+    def _matched(self, first: Reading, second: Reading, same_face: bool) -> int:
+        """How many dice of `first` pair off with dice of `second` within the position tolerance, each with
+        the nearest one still free (and, if `same_face`, showing the same face)."""
         unmatched = list(second.dice)
-        stayed = 0
+        matched = 0
         for die in first.dice:
             reach = self.position_tolerance * max(die.size, 1.0)
             candidates = [
                 other
                 for other in unmatched
-                if other.value == die.value and math.dist(other.center, die.center) <= reach
+                if (other.value == die.value or not same_face)
+                and math.dist(other.center, die.center) <= reach
             ]
             if candidates:
                 unmatched.remove(min(candidates, key=lambda other: math.dist(other.center, die.center)))
-                stayed += 1
-        return stayed
+                matched += 1
+        return matched
 
     def _confidence(self, run: _Run) -> float:
         per_frame = statistics.median(reading.confidence for reading in run.agreeing)

@@ -14,7 +14,7 @@ import re
 import sys
 
 from device.advisor_cache import ensure_table
-from device.commands.score import BAD_INPUT, RULE_FLAGS, add_rules_options
+from device.commands.score import BAD_INPUT, add_rules_options, rule_options
 from device.statefiles import default_state_dir
 from scoring.advisor import advice
 from scoring.advisor.model import UnsupportedRules
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.rules not in RULE_NAMES:
             raise ValueError(f"--rules must be one of {', '.join(RULE_NAMES)}")
-        options = {key: getattr(args, key) for key in RULE_FLAGS if getattr(args, key) is not None}
+        options = rule_options(args)
         card = _card(args.card)
         dice = [_die(text) for arg in args.dice for text in re.split(r"[\s,]+", arg.strip()) if text]
         rolls_left = _rolls_left(args.rolls_left)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from device.calibration_desk import CALIBRATION_FRAMES
 from device.commands.eval_vision import evaluate
 from vision.calibrate import auto_calibrate
 from vision.profile import CalibrationProfile
@@ -23,7 +24,6 @@ from vision.reader import DiceReader
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
 SIM_FRAMES = 30
-CALIBRATION_FRAMES = 5
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -43,7 +43,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def add_rules_options(parser: argparse.ArgumentParser, rules_flag: bool) -> None:
-    """The options that pick a rule set, shared by `score` and `rules`."""
+    """The options that pick a rule set, shared by `score`, `rules`, `advise` and `bench-advisor`."""
     if rules_flag:
         parser.add_argument("--rules", metavar="NAME", help=f"the rule set: {', '.join(RULE_NAMES)}")
     parser.add_argument("--joker", metavar="MODE", help="yahtzee only: forced (default), free or none")
@@ -52,8 +52,12 @@ def add_rules_options(parser: argparse.ArgumentParser, rules_flag: bool) -> None
 
 def rules_from_args(name: str, args: argparse.Namespace, only: Collection[str] = RULE_FLAGS) -> RuleSet:
     """The rule set `name` with the --joker/--variant given (those in `only`); ValueError if either is bad."""
-    options = {key: getattr(args, key) for key in only if getattr(args, key) is not None}
-    return get_rules(name, options)
+    return get_rules(name, rule_options(args, only))
+
+
+def rule_options(args: argparse.Namespace, only: Collection[str] = RULE_FLAGS) -> dict[str, str]:
+    """The rule options given on the command line (those in `only`), by name."""
+    return {key: getattr(args, key) for key in only if getattr(args, key) is not None}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
