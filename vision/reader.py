@@ -17,7 +17,8 @@ How it reads, in order:
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
 6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray) are read again,
-   each in a crop at its own size and in every channel.
+   each in a crop at its own size, in gray and in the opponent colours a* and b*: pips differ from their
+   face in lightness or in hue.
 7. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
    frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 """
@@ -185,12 +186,11 @@ class DiceReader:
         small dice's pips merge into one blob. Their bodies tell each die's own size.
         """
         found = np.array([face.center for face in faces if face.value is not None], float).reshape(-1, 2)
-        channels = [gray, *_colour_channels(tray)]
         extra = []
         for center, side in zip(bodies.centers, bodies.sizes, strict=True):
             if found.size and np.hypot(*(found - center * scale).T).min() < OVERLAP_SHARE * die_px * scale:
                 continue
-            face = self._read_body(channels, center, side)
+            face = self._read_body(gray, tray, center, side)
             if face is not None:
                 x, y = face.center
                 extra.append(
@@ -198,20 +198,19 @@ class DiceReader:
                 )
         return extra
 
-    def _read_body(self, channels: list[np.ndarray], center: np.ndarray, side: float) -> Face | None:
+    def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
         """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
 
-        Every channel is read, as around coloured dice: a body nothing was read on in gray is often a
-        coloured die with coloured pips.
+        The body is read in lightness and in the two opponent colours (`_opponent_channels`): a body
+        nothing was read on in gray is often a die whose pips differ from it in hue alone.
         """
-        height, width = channels[0].shape
+        height, width = gray.shape
         half = int(side)
         x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
         local = min(2.0, WORK_DIE_PX / side)
         readings = []
-        for channel in channels:
-            crop = channel[y0:y1, x0:x1]
+        for crop in (gray[y0:y1, x0:x1], *_opponent_channels(tray[y0:y1, x0:x1])):
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
@@ -368,6 +367,16 @@ def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
 def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     """Red, green and blue: white pips on a red or purple die stand out in green, red pips in red."""
     return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
+
+
+def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:
+    """CIELAB's a* (green to red) and b* (blue to yellow) of a BGR image.
+
+    Dark red pips on a black die are as dark as the die in gray and in red alike, and JPEG keeps their
+    colour at half resolution; in a* they are the only red thing there.
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    return [lab[:, :, 1], lab[:, :, 2]]
 
 
 def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: float) -> np.ndarray:

@@ -217,6 +217,23 @@ def test_a_small_die_of_another_set_is_read_at_its_own_size():
     assert small.value == 5 and small.size < 40
 
 
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_dark_red_pips_on_a_black_die_are_read_in_a_star(value):
+    """A black die with dark red pips beside white dice, saved as JPEG as cameras do: its pips are about as
+    dark as the die in gray and in red, and JPEG halves their colour's resolution. Only the green-to-red
+    opponent channel a* shows them plainly."""
+    frame, _ = draw_dice([3, 5, 6, 4], die=60, face=225, pip=30, floor=(185, 190, 195))
+    die, centre = 40, np.array([320.0, 400.0])
+    corner = (centre - die / 2).astype(int)
+    cv2.rectangle(frame, tuple(corner), tuple(corner + die), (45, 45, 48), -1)
+    for spot in PIP_SPOTS[value]:
+        x, y = centre + np.array(spot) * die * 0.27
+        cv2.circle(frame, (int(round(x)), int(round(y))), int(die * 0.09), (30, 25, 75), -1, cv2.LINE_AA)
+    _, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    reading = DiceReader().read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    assert sorted(reading.values) == sorted([3, 5, 6, 4, value])
+
+
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
     two, and its half (a three) must not outvote the six read whole in gray."""
