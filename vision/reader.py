@@ -19,7 +19,9 @@ How it reads, in order:
 6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray) are read again,
    each in a crop at its own size, in gray and in the opponent colours a* and b*: pips differ from their
    face in lightness or in hue.
-7. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
+7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
+   die seen at a slant (`vision.sides`): rooms are lit from above.
+8. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
    frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 """
 
@@ -39,6 +41,7 @@ from vision.frames import as_bgr, resize
 from vision.pips import find_pips
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
+from vision.sides import drop_shaded_sides
 
 # Tunable parameters (the calibration may override them through `profile.reader`): name -> default.
 DEFAULT_PARAMS: dict[str, float] = {
@@ -164,6 +167,7 @@ class DiceReader:
                         self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
                     )
         faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale)
+        faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
             # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
             on_bodies = self._read_unread_bodies(faces, bodies, gray, tray, scale, die_px)

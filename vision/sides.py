@@ -1,0 +1,63 @@
+"""Side faces told by their shading: of two faces of one die, the top one is lit from above.
+
+A camera that looks down at an angle sees, below each die's top face, the side face turned towards it, and
+reads its pips as a die of their own. `vision.faces` drops the side faces whose pips are clearly flatter or
+smaller; seen at 45 to 60 degrees they are neither. But a room is lit from above: a side face gets less light
+than the top face of the same die, so it is darker while its colour (the die's) is the same. Two dice lying
+side by side are lit alike, and dice of another colour are not compared at all.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.faces import Face, distances
+
+# The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
+# (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
+RING_SHARE = 0.14
+RING_SAMPLES = 16
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
+# A side face's centre lies within this share of a die side of its top face's; two dice lying side by side
+# are a whole side apart, less what perspective takes off their depth.
+SIDE_GAP = 0.9
+SHADE_RATIO = 1.1  # the top face is at least this much lighter (CIELAB L) than its side face ...
+ALIKE_CHROMA = 10.0  # ... and its colour (a*, b*) is at most this far from the side face's: the same die
+
+
+def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale: float) -> list[Face]:
+    """`faces` (work coordinates, `scale` work pixels per pixel of the BGR `image`) without the read faces
+    that are side faces by their shading: below another read face of the same polarity and colour, closer
+    than `SIDE_GAP` die sides (`die_px`, image pixels) to it, and darker by `SHADE_RATIO` or more.
+
+    "Below" is down the frame: a camera held upright that looks down at the table sees the side faces nearest
+    it under the top faces.
+    """
+    read = [face for face in faces if face.value is not None]
+    if len(read) < 2:
+        return faces
+    centers = np.array([face.center for face in read]) / scale
+    lab = _ring_colours(image, centers, RING_SHARE * die_px)
+    dark = np.array([face.dark for face in read])
+    dx = centers[None, :, 0] - centers[:, None, 0]
+    dy = centers[None, :, 1] - centers[:, None, 1]  # row i is the top face, column j the side face below it
+    chroma = distances(lab[:, 1:], lab[:, 1:])
+    shaded = (
+        (dy > np.abs(dx))
+        & (np.hypot(dx, dy) < SIDE_GAP * die_px)
+        & (dark[:, None] == dark[None, :])
+        & (chroma < ALIKE_CHROMA)
+        & (lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0])
+    ).any(axis=0)
+    sides = {id(face) for face, side in zip(read, shaded, strict=True) if side}
+    return [face for face in faces if id(face) not in sides]
+
+
+def _ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.ndarray:
+    """The median CIELAB colour (L, a*, b*) of a ring of `radius` around each centre (x, y) of `image`."""
+    height, width = image.shape[:2]
+    xs = np.clip(np.rint(centers[:, :1] + radius * np.cos(_ANGLES)), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(centers[:, 1:] + radius * np.sin(_ANGLES)), 0, height - 1).astype(np.intp)
+    lab = cv2.cvtColor(image[ys, xs], cv2.COLOR_BGR2Lab).astype(np.float32)
+    return np.median(lab, axis=1)
