@@ -16,9 +16,9 @@ How it reads, in order:
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
-6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray) are read again,
-   each in a crop at its own size, in gray and in the opponent colours a* and b*: pips differ from their
-   face in lightness or in hue.
+6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and those read as
+   a two (the face most often read low), are read again, each in a crop at its own size, in gray and in the
+   opponent colours a* and b*: pips differ from their face in lightness or in hue.
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
    die seen at a slant (`vision.sides`): rooms are lit from above.
 8. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
@@ -96,6 +96,9 @@ BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured 
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
+# A body read as this value is read again on its own: a two is one diagonal of a four, five or six whose other
+# pips were faint. (A one is not: its body holds the side faces too, whose pips would outnumber it.)
+LOW_READ_VALUE = 2
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -170,12 +173,13 @@ class DiceReader:
         faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
             # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
-            on_bodies = self._read_unread_bodies(faces, bodies, gray, tray, scale, die_px)
-            if on_bodies:
-                faces = self._refuse_false_ones_and_twos(faces + on_bodies, tray, die_px, scale)
+            replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
+            if again:
+                kept = [face for face in faces if id(face) not in replaced]
+                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale)
         return faces, scale, work.shape
 
-    def _read_unread_bodies(
+    def _read_bodies_again(
         self,
         faces: list[Face],
         bodies: Bodies,
@@ -183,24 +187,39 @@ class DiceReader:
         tray: np.ndarray,
         scale: float,
         die_px: float,
-    ) -> list[Face]:
-        """Faces read on the die bodies no face was read on, each body at its own size (work coordinates).
+    ) -> tuple[set[int], list[Face]]:
+        """Die bodies read again, each at its own size: (ids of the faces replaced, the faces read), in work
+        coordinates.
 
         A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
-        small dice's pips merge into one blob. Their bodies tell each die's own size.
+        small dice's pips merge into one blob. Their bodies tell each die's own size, so every body no face
+        was read on is read again. So is every body read as a two, the face most often read low: one diagonal
+        of a four, five or six whose other pips are faint in gray (coloured pips on a coloured die). Its new
+        reading replaces the two only when it has more pips.
         """
-        found = np.array([face.center for face in faces if face.value is not None], float).reshape(-1, 2)
+        read = [face for face in faces if face.value is not None]
+        centers = np.array([face.center for face in read], float).reshape(-1, 2)
+        replaced: set[int] = set()
         extra = []
         for center, side in zip(bodies.centers, bodies.sizes, strict=True):
-            if found.size and np.hypot(*(found - center * scale).T).min() < OVERLAP_SHARE * die_px * scale:
+            on_body = None
+            if centers.size:
+                gaps = np.hypot(*(centers - center * scale).T)
+                nearest = int(np.argmin(gaps))
+                if gaps[nearest] < OVERLAP_SHARE * die_px * scale:
+                    on_body = read[nearest]
+            if on_body is not None and (on_body.value != LOW_READ_VALUE or id(on_body) in replaced):
                 continue
             face = self._read_body(gray, tray, center, side)
-            if face is not None:
-                x, y = face.center
-                extra.append(
-                    replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
-                )
-        return extra
+            if face is None or (on_body is not None and face.value <= on_body.value):
+                continue
+            if on_body is not None:
+                replaced.add(id(on_body))
+            x, y = face.center
+            extra.append(
+                replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
+            )
+        return replaced, extra
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
         """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.

@@ -4,6 +4,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.body import find_bodies
+from vision.faces import Face
 from vision.profile import CalibrationProfile
 from vision.reader import DEFAULT_PARAMS, PARAM_RANGES, DiceReader
 from vision.reading import Reading
@@ -232,6 +234,19 @@ def test_dark_red_pips_on_a_black_die_are_read_in_a_star(value):
     _, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
     reading = DiceReader().read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
     assert sorted(reading.values) == sorted([3, 5, 6, 4, value])
+
+
+def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips():
+    """A five whose three other pips were faint reads as a two; its body, read again on its own, shows all
+    five. A real two read again shows no more pips and stays."""
+    frame, (five, two) = draw_dice([5, 2], floor=(150, 120, 90))
+    bodies = find_bodies(frame)
+    low = [Face((), 2, centre, 56.0, 0.0, 0.9, pip=10.0) for centre in (five, two)]
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    replaced, again = DiceReader()._read_bodies_again(low, bodies, gray, frame, 1.0, 56.0)
+    assert replaced == {id(low[0])}
+    assert [face.value for face in again] == [5]
+    assert np.hypot(again[0].center[0] - five[0], again[0].center[1] - five[1]) < 5
 
 
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
