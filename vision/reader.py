@@ -193,9 +193,10 @@ class DiceReader:
 
         A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
         small dice's pips merge into one blob. Their bodies tell each die's own size, so every body no face
-        was read on is read again. So is every body read as a two, the face most often read low: one diagonal
-        of a four, five or six whose other pips are faint in gray (coloured pips on a coloured die). Its new
-        reading replaces the two only when it has more pips.
+        was read on is read again. So is every body that shows colour and was read as a two, the face most
+        often read low: one diagonal of a four, five or six whose other pips are faint in gray (coloured pips
+        on a coloured die; white dice with black pips are read whole in gray). Its new reading replaces the
+        two only when it has more pips.
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
@@ -208,7 +209,11 @@ class DiceReader:
                 nearest = int(np.argmin(gaps))
                 if gaps[nearest] < OVERLAP_SHARE * die_px * scale:
                     on_body = read[nearest]
-            if on_body is not None and (on_body.value != LOW_READ_VALUE or id(on_body) in replaced):
+            if on_body is not None and (
+                on_body.value != LOW_READ_VALUE
+                or id(on_body) in replaced
+                or not _shows_colour(tray, center, side)
+            ):
                 continue
             face = self._read_body(gray, tray, center, side)
             if face is None or (on_body is not None and face.value <= on_body.value):
@@ -403,20 +408,23 @@ def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:
 
 
 def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: float) -> np.ndarray:
-    """The spots (work pixels) whose die shows colour: on a gray face with gray pips, red and blue are gray.
-
-    Each die is looked at within its own measured size, so a coloured tray around a white die does not count.
-    """
+    """The spots (work pixels) whose die shows colour: on gray dice with gray pips, red and blue are gray."""
     if not spots.size:
         return spots
-    height, width = tray.shape[:2]
-    keep = []
-    for (x, y), size in zip(spots / scale, sizes / scale, strict=True):
-        radius = max(1, int(CHROMA_RING_SHARE * size))
-        x0, y0 = max(0, int(x) - radius), max(0, int(y) - radius)
-        patch = tray[y0 : min(height, int(y) + radius + 1), x0 : min(width, int(x) + radius + 1)]
-        keep.append(patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE)
+    keep = [_shows_colour(tray, spot, size) for spot, size in zip(spots / scale, sizes / scale, strict=True)]
     return spots[np.array(keep, bool)]
+
+
+def _shows_colour(tray: np.ndarray, center: np.ndarray, size: float) -> bool:
+    """Whether the die at `center` (tray pixels), `size` wide, shows colour.
+
+    The die is looked at within its own size, so a coloured tray around a white die does not count.
+    """
+    height, width = tray.shape[:2]
+    radius = max(1, int(CHROMA_RING_SHARE * size))
+    x0, y0 = max(0, int(center[0]) - radius), max(0, int(center[1]) - radius)
+    patch = tray[y0 : min(height, int(center[1]) + radius + 1), x0 : min(width, int(center[0]) + radius + 1)]
+    return patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE
 
 
 def _colour_share(image: np.ndarray) -> float:

@@ -237,11 +237,17 @@ def test_dark_red_pips_on_a_black_die_are_read_in_a_star(value):
 
 
 def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips():
-    """A five whose three other pips were faint reads as a two; its body, read again on its own, shows all
-    five. A real two read again shows no more pips and stays."""
-    frame, (five, two) = draw_dice([5, 2], floor=(150, 120, 90))
+    """A blue five whose three other pips were faint reads as a two; its body, read again on its own, shows
+    all five. A real two read again shows no more pips and stays; a white die is not read again at all
+    (gray reads white dice whole), so its wrong two stays too."""
+    frame, (five, two, white) = draw_dice([5, 2, 5], face=(200, 60, 40), pip=235, floor=150)
+    corner = np.intp(white) - 28
+    cv2.rectangle(frame, tuple(corner), tuple(corner + 56), (235, 235, 235), -1)
+    for spot in PIP_SPOTS[5]:
+        x, y = np.array(white) + np.array(spot) * 56 * 0.27
+        cv2.circle(frame, (int(round(x)), int(round(y))), 5, (25, 25, 25), -1, cv2.LINE_AA)
     bodies = find_bodies(frame)
-    low = [Face((), 2, centre, 56.0, 0.0, 0.9, pip=10.0) for centre in (five, two)]
+    low = [Face((), 2, centre, 56.0, 0.0, 0.9, pip=10.0) for centre in (five, two, white)]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     replaced, again = DiceReader()._read_bodies_again(low, bodies, gray, frame, 1.0, 56.0)
     assert replaced == {id(low[0])}
