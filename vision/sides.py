@@ -38,18 +38,15 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     if len(read) < 2:
         return faces
     centers = np.array([face.center for face in read]) / scale
-    lab = _ring_colours(image, centers, RING_SHARE * die_px)
     dark = np.array([face.dark for face in read])
     dx = centers[None, :, 0] - centers[:, None, 0]
     dy = centers[None, :, 1] - centers[:, None, 1]  # row i is the top face, column j the side face below it
+    below = (dy > np.abs(dx)) & (np.hypot(dx, dy) < SIDE_GAP * die_px) & (dark[:, None] == dark[None, :])
+    if not below.any():  # dice lying apart, as in a tray seen from above: nothing to sample
+        return faces
+    lab = _ring_colours(image, centers, RING_SHARE * die_px)
     chroma = distances(lab[:, 1:], lab[:, 1:])
-    shaded = (
-        (dy > np.abs(dx))
-        & (np.hypot(dx, dy) < SIDE_GAP * die_px)
-        & (dark[:, None] == dark[None, :])
-        & (chroma < ALIKE_CHROMA)
-        & (lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0])
-    ).any(axis=0)
+    shaded = (below & (chroma < ALIKE_CHROMA) & (lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0])).any(axis=0)
     sides = {id(face) for face, side in zip(read, shaded, strict=True) if side}
     return [face for face in faces if id(face) not in sides]
 
