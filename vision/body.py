@@ -26,6 +26,9 @@ LIGHTNESS_WEIGHT = 0.5  # shading changes lightness more than colour; a body dif
 BODY_SHORT_SIDE = 160  # the body-size estimate works on a copy this small: dice of a tray are a few pixels
 BODY_TEXTURES = 3.0  # a body differs from the surface by this many times the surface's own variation
 BODY_FLOOR = 12.0  # ... and by at least this much (Lab units), so a flat synthetic surface is not all body
+# A clean card under even light is flatter than a die body ever stands out from it: its texture is taken
+# as at least this (Lab units, about what JPEG and sensor noise leave), so a faint stain there is no body.
+TEXTURE_FLOOR = 3.0
 # A die has an edge: across its border the colour steps by at least this share of how far its body differs
 # from the surface estimate. Shading that fades in (a vignetted corner, a soft shadow) has no such step.
 EDGE_SHARE = 0.3
@@ -65,7 +68,7 @@ def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, floa
     sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
     sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
     distance = float(_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
-    return distance / max(surface.texture, 1.0)
+    return distance / max(surface.texture, TEXTURE_FLOOR)
 
 
 def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:

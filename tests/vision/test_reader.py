@@ -255,6 +255,22 @@ def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips
     assert np.hypot(again[0].center[0] - five[0], again[0].center[1] - five[1]) < 5
 
 
+def test_a_speck_on_a_faint_stain_of_a_flat_card_is_not_a_one():
+    """A clean card is flatter than any die stands out from it, so a stain a few gray levels lighter around a
+    speck is no die body, however small the card's own texture."""
+    card = np.random.default_rng(1).normal(170, 0.6, (480, 640, 3))
+    cv2.circle(card, (320, 400), 24, (176, 176, 176), -1, cv2.LINE_AA)
+    cv2.circle(card, (320, 400), 3, (60, 60, 60), -1, cv2.LINE_AA)
+    for i, value in enumerate([3, 5, 6]):
+        centre = np.array([160.0 * (i + 1), 240.0])
+        cv2.rectangle(card, tuple(np.intp(centre - 28)), tuple(np.intp(centre + 28)), (235, 235, 235), -1)
+        for spot in PIP_SPOTS[value]:
+            x, y = centre + np.array(spot) * 56 * 0.27
+            cv2.circle(card, (int(round(x)), int(round(y))), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    frame = np.clip(card, 0, 255).astype(np.uint8)
+    assert DiceReader().read(frame).values == [3, 5, 6]
+
+
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
     two, and its half (a three) must not outvote the six read whole in gray."""
