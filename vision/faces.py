@@ -58,9 +58,14 @@ def distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return np.hypot(*(first[:, None, :] - second[None, :, :]).transpose(2, 0, 1))
 
 
+# Index pairs (i < j) of the pip pairs of a face of each count, made once: numpy's triu_indices takes as long
+# as the rest of a fingerprint.
+_PAIRS = {count: np.triu_indices(count, 1) for count in range(2, 7)}
+
+
 def _fingerprint(points: np.ndarray) -> np.ndarray:
     gaps = distances(points, points)
-    upper = gaps[np.triu_indices(len(points), 1)]
+    upper = gaps[_PAIRS[len(points)]]
     return np.sort(upper) / upper.max()
 
 
