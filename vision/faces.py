@@ -36,9 +36,9 @@ CONTRAST_RATIO = 2.0
 # at least about 1.3 diameters apart, and on small dice their blobs touch (a five's pips cut as one blob).
 CORE_SEPARATION = 1.2
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
-# ... but the roundness of a pip a few pixels wide is mostly pixel noise: about one pixel of error in its
-# diameter, so the tolerance grows as 1 / diameter for small pips.
-ROUNDNESS_NOISE_PX = 1.0
+# ... but the roundness of a pip a few pixels wide is mostly pixel noise: a pixel or two of error across its
+# axes (and JPEG's blur on coloured pips), so the tolerance grows as 1.5 / diameter for small pips.
+ROUNDNESS_NOISE_PX = 1.5
 # How small or large a face's pip layout may be against the expected die size. Makers set corner pips from
 # a fifth to a third of the side in from the edges, so a two's diagonal spans 0.5 to 0.85 of a standard
 # layout; below 0.45, two pips are neighbours on one face (the column of a six), not a face of their own.

@@ -271,6 +271,17 @@ def test_a_speck_on_a_faint_stain_of_a_flat_card_is_not_a_one():
     assert DiceReader().read(frame).values == [3, 5, 6]
 
 
+def test_the_pips_of_a_two_need_not_be_equally_round():
+    """Pips some 8 pixels wide: one of a two's pips drawn at 0.7 of the other's roundness, as pixels and an
+    oblique view can leave it, is still the same face's pip."""
+    frame, _ = draw_dice([3, 5, 6], die=56, face=225, pip=30, floor=(150, 120, 90))
+    centre = np.array([320.0, 380.0])
+    cv2.rectangle(frame, tuple(np.intp(centre - 28)), tuple(np.intp(centre + 28)), (225, 225, 225), -1)
+    cv2.ellipse(frame, (centre - 15, (8, 8), 0), (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.ellipse(frame, (centre + 15, (8, 5.6), 30), (30, 30, 30), -1, cv2.LINE_AA)
+    assert sorted(DiceReader().read(frame).values) == [2, 3, 5, 6]
+
+
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
     two, and its half (a three) must not outvote the six read whole in gray."""
