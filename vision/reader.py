@@ -56,8 +56,9 @@ DEFAULT_PARAMS: dict[str, float] = {
     "pip_fill": 0.85,
     # Furthest two pips of one face may be apart, as a share of the die side (the diagonal of a 2 is 0.71).
     "link_distance": 0.85,
-    # Largest size ratio of two pips on one face.
-    "size_ratio": 1.7,
+    # Largest size ratio of two pips on one face: a die's pips are one size (a one's may be larger, and is
+    # alone), so a fleck or a glint half again smaller beside a one does not make it a two.
+    "size_ratio": 1.55,
     # Mean misfit of the pip layout's normalised distances allowed against the canonical face (point symmetry
     # is checked besides, so a foreshortened face may misfit this much).
     "layout_tolerance": 0.15,

@@ -282,6 +282,17 @@ def test_the_pips_of_a_two_need_not_be_equally_round():
     assert sorted(DiceReader().read(frame).values) == [2, 3, 5, 6]
 
 
+def test_a_fleck_beside_the_pip_of_a_one_does_not_make_it_a_two():
+    """The pip of a one, 14 px across, and a dark fleck 8 px across at its corner: they lie where a small
+    two's pips would, but pips of one face are one size."""
+    frame, _ = draw_dice([3, 5, 6], die=56, face=225, pip=30, floor=(150, 120, 90))
+    centre = np.array([320.0, 380.0])
+    cv2.rectangle(frame, tuple(np.intp(centre - 28)), tuple(np.intp(centre + 28)), (225, 225, 225), -1)
+    cv2.ellipse(frame, (centre, (14, 14), 0), (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.ellipse(frame, (centre + 18, (8, 8), 0), (30, 30, 30), -1, cv2.LINE_AA)
+    assert sorted(DiceReader().read(frame).values) == [1, 3, 5, 6]
+
+
 def test_a_die_cut_by_a_colour_pass_does_not_outvote_its_whole_reading():
     """Colour channels are read only around doubtful dice; a white six at the edge of that box is cut in
     two, and its half (a three) must not outvote the six read whole in gray."""
