@@ -32,6 +32,9 @@ SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller i
 # Pips of one face stand out from it about equally; a side face seen at a slant, or the next die of another
 # colour, differs more than this ratio of contrasts.
 CONTRAST_RATIO = 2.0
+# The face around two pips of one face is about one shade: within this share of their contrast (a glossy
+# face's highlight or a marbled die's streak shifts it a little; the next die of another colour, a lot).
+FACE_SHADE_SHARE = 0.35
 # Cores of one blob closer than this many pip diameters are one pip a glint cut in two; pips of one face are
 # at least about 1.3 diameters apart, and on small dice their blobs touch (a five's pips cut as one blob).
 CORE_SEPARATION = 1.2
@@ -155,7 +158,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         (distance <= params["link_distance"] * die_px)
         & (pips.dark[:, None] == pips.dark[None, :])
         & (size_ratio <= params["size_ratio"])
-        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= 0.3 * contrast)
+        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= FACE_SHADE_SHARE * contrast)
         & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
         # Two cores of one blob close together are one pip and its glint; further apart, touching pips.
         & ((pips.parent[:, None] != pips.parent[None, :]) | (distance >= CORE_SEPARATION * larger))

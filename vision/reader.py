@@ -63,7 +63,7 @@ DEFAULT_PARAMS: dict[str, float] = {
     # is checked besides, so a foreshortened face may misfit this much).
     "layout_tolerance": 0.15,
     # How uneven the face around a lone pip may be (in units of the pip's contrast) for it to read as a 1.
-    "face_spread": 0.4,
+    "face_spread": 0.3,
     # How far the face around a lone pip must stand out from the surface around it, in units of how much
     # that surface varies by itself (`vision.body`): a die showing 1 has a body, a speck on the tray has not.
     "body_contrast": 2.0,
