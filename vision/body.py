@@ -60,15 +60,20 @@ def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, floa
     The ring's median colour is compared with the surface colour at the centre, so a pip whose own colour is
     far from the surface (a speck) does not count: only the face around it does.
     """
-    height, width = image.shape[:2]
-    xs = np.clip(np.rint(center[0] + radius * np.cos(_ANGLES)), 0, width - 1).astype(np.intp)
-    ys = np.clip(np.rint(center[1] + radius * np.sin(_ANGLES)), 0, height - 1).astype(np.intp)
-    ring = cv2.cvtColor(image[ys, xs][None, :, :], cv2.COLOR_BGR2Lab)[0]
-    face = np.median(ring.astype(np.float32), axis=0)
+    face = ring_colours(image, np.array([center], float), radius)[0]
     sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
     sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
     distance = float(_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
     return distance / max(surface.texture, TEXTURE_FLOOR)
+
+
+def ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.ndarray:
+    """The median CIELAB colour (L, a*, b*) of a ring of `radius` around each centre (rows of x, y) of the
+    BGR `image`: the colour of a die's face, clear of the pip or pips the ring goes around."""
+    height, width = image.shape[:2]
+    xs = np.clip(np.rint(centers[:, :1] + radius * np.cos(_ANGLES)), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(centers[:, 1:] + radius * np.sin(_ANGLES)), 0, height - 1).astype(np.intp)
+    return np.median(cv2.cvtColor(image[ys, xs], cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)
 
 
 def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:

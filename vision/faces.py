@@ -230,10 +230,10 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         dark, pip = bool(pips.dark[lone]), float(pips.diameter[lone])
         return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
-    if not fits_layout(points, die_px, params):
+    error = _layout_misfit(points, die_px, params)
+    if error is None:
         return None
     contrast = float(pips.contrast[members].min())
-    error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
     lengths = distances(points, points)
     i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
     die_from_layout = float(lengths[i, j]) / DIAGONAL_SHARE
@@ -258,13 +258,21 @@ def fits_layout(points: np.ndarray, die_px: float, params: dict[str, float]) -> 
 
     Their distances must fit the canonical ones, their span the die's size, and they must be point-symmetric.
     """
+    return _layout_misfit(points, die_px, params) is not None
+
+
+def _layout_misfit(points: np.ndarray, die_px: float, params: dict[str, float]) -> float | None:
+    """How far the pips' distance fingerprint is from their count's layout, or None when they fit no layout
+    (see `fits_layout`); the misfit sets a face's confidence."""
     count = len(points)
     error = float(np.abs(_fingerprint(points) - _FINGERPRINTS[count]).mean())
     span = distances(points, points).max()
     agreement = span / DIAGONAL_SHARE / die_px
     if error > params["layout_tolerance"] or not MIN_LAYOUT_SHARE <= agreement <= MAX_LAYOUT_SHARE:
-        return False
-    return count < 3 or _asymmetry(points) <= SYMMETRY_TOLERANCE
+        return None
+    if count >= 3 and _asymmetry(points) > SYMMETRY_TOLERANCE:
+        return None
+    return error
 
 
 def _asymmetry(points: np.ndarray) -> float:

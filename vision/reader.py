@@ -16,13 +16,14 @@ How it reads, in order:
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
-6. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and those read as
-   a two (the face most often read low), are read again, each in a crop at its own size, in gray and in the
-   opponent colours a* and b*: pips differ from their face in lightness or in hue.
+6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
+   frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
    die seen at a slant (`vision.sides`): rooms are lit from above.
-8. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
-   frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
+8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
+   read as a two (the face most often read low), are read again, each in a crop at its own size, in gray and
+   in the opponent colours a* and b*: pips differ from their face in lightness or in hue. What they add is
+   checked as in step 6.
 """
 
 from __future__ import annotations

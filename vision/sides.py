@@ -9,16 +9,14 @@ side by side are lit alike, and dice of another colour are not compared at all.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
+from vision.body import ring_colours
 from vision.faces import Face, distances
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
 RING_SHARE = 0.14
-RING_SAMPLES = 16
-_ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 # A side face's centre lies within this share of a die side of its top face's; two dice lying side by side
 # are a whole side apart, less what perspective takes off their depth.
 SIDE_GAP = 0.9
@@ -44,17 +42,8 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     below = (dy > np.abs(dx)) & (np.hypot(dx, dy) < SIDE_GAP * die_px) & (dark[:, None] == dark[None, :])
     if not below.any():  # dice lying apart, as in a tray seen from above: nothing to sample
         return faces
-    lab = _ring_colours(image, centers, RING_SHARE * die_px)
+    lab = ring_colours(image, centers, RING_SHARE * die_px)
     chroma = distances(lab[:, 1:], lab[:, 1:])
     shaded = (below & (chroma < ALIKE_CHROMA) & (lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0])).any(axis=0)
     sides = {id(face) for face, side in zip(read, shaded, strict=True) if side}
     return [face for face in faces if id(face) not in sides]
-
-
-def _ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.ndarray:
-    """The median CIELAB colour (L, a*, b*) of a ring of `radius` around each centre (x, y) of `image`."""
-    height, width = image.shape[:2]
-    xs = np.clip(np.rint(centers[:, :1] + radius * np.cos(_ANGLES)), 0, width - 1).astype(np.intp)
-    ys = np.clip(np.rint(centers[:, 1:] + radius * np.sin(_ANGLES)), 0, height - 1).astype(np.intp)
-    lab = cv2.cvtColor(image[ys, xs], cv2.COLOR_BGR2Lab).astype(np.float32)
-    return np.median(lab, axis=1)
