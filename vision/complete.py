@@ -6,7 +6,8 @@ others would be: the rest of the 3x3 grid of pip places follows from the found c
 is looked at in the image itself: it shows a pip when its centre is as far from the face's level, towards
 the pips' level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the
 edge of a dark region). A face grows only to a layout whose every missing place shows a pip, so blank face
-(where a two has no other pips) keeps it a two.
+(where a two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a
+pip reads as one column) is also judged together with the group's leftover pips.
 """
 
 from __future__ import annotations
@@ -32,10 +33,34 @@ _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 def complete_faces(faces: list[Face], pips: Pips, image: np.ndarray, params: dict[str, float]) -> list[Face]:
     """`faces` with each low reading raised to the larger layout its image shows, if any, and each group
     that is a layout but for one pip read when its image shows that pip."""
+    read = {member for face in faces if face.value is not None for member in face.members}
     return [
-        _complete_group(face, pips, image, params) if face.value is None else _complete(face, pips, image)
+        _complete_group(face, pips, image, params)
+        if face.value is None
+        else _complete_split(face, pips, image, params, read)
         for face in faces
     ]
+
+
+def _complete_split(
+    face: Face, pips: Pips, image: np.ndarray, params: dict[str, float], read: set[int]
+) -> Face:
+    """A read face raised by `_complete`, or else by the pips its linked group lost when it was split.
+
+    A six with one pip missed is no layout, so its group splits and one column reads as a three, while
+    the other column's two pips are left over. Those pips, with the face's, are a layout but for one pip
+    (`_complete_group`); the face grows when the image shows that pip. `read` holds the pips of every
+    face read, which are no one's leftovers.
+    """
+    grown = _complete(face, pips, image)
+    if grown.value != face.value:
+        return grown
+    left = [member for member in face.group if member not in read]
+    if not left or len(face.members) + len(left) > 5:
+        return face
+    union = replace(face, members=face.members + tuple(left), value=None)
+    grown = _complete_group(union, pips, image, params)
+    return grown if grown.value is not None and grown.value > face.value else face
 
 
 def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str, float]) -> Face:

@@ -10,7 +10,7 @@ side faces.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 import numpy as np
@@ -87,6 +87,9 @@ class Face:
     confidence: float
     dark: bool = True  # polarity of its pips: dark pips on a lighter face
     pip: float = 0.0  # median diameter of its pips
+    # Every pip of the linked group the face was read from: more than `members` when the group was split
+    # (`vision.complete` looks there for a face read low because one of its pips was missed).
+    group: tuple[int, ...] = ()
 
 
 def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> list[Face]:
@@ -96,7 +99,9 @@ def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, f
     groups = _connected(len(pips), _links(pips, gray, die_px, params))
     faces: list[Face] = []
     for group in groups:
-        faces.extend(_judge(np.array(group), pips, die_px, params))
+        faces.extend(
+            replace(face, group=tuple(group)) for face in _judge(np.array(group), pips, die_px, params)
+        )
     return _merge_overlaps(_drop_side_faces(faces, pips, die_px), pips, die_px, params)
 
 

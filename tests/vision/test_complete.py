@@ -1,5 +1,7 @@
 """Completing partly found faces by looking at the places their missing pips would be."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ PLACES = {
     "sides": [(-1, 0), (1, 0)],
     "column": [(-1, -1), (-1, 0), (-1, 1)],
     "three": [(-1, -1), (0, 0), (1, 1)],
+    "near column": [(0.4, -1), (0.4, 0), (0.4, 1)],  # a six whose columns are closer than its rows
 }
 
 
@@ -100,3 +103,19 @@ def test_a_group_that_is_a_layout_but_for_one_pip_is_read_when_the_image_shows_i
     """Layouts are point-symmetric: the missing pip is the mirror of the one without a partner."""
     face, pips = found(seen, readable=False)
     assert complete_faces([face], pips, face_image(places), DEFAULT_PARAMS)[0].value == value
+
+
+def test_a_face_split_from_its_group_grows_back_with_the_rest_of_the_group():
+    """A six missing one pip is no layout: its group splits into a column read as a three and two pips.
+
+    The other column is nearer than a column's length (makers differ), so looking a column's length aside
+    finds nothing; the group's other pips fix where the missing one is.
+    """
+    seen = [(-1, -1), (-1, 0), (-1, 1), (0.4, -1), (0.4, 1)]
+    _, pips = found(seen)
+    column = Face(
+        (0, 1, 2), 3, (float(CENTRE[0] - STEP), float(CENTRE[1])), 40.0, 45.0, 0.9, group=(0, 1, 2, 3, 4)
+    )
+    image = face_image(["column", "near column"])
+    assert complete_faces([column], pips, image, DEFAULT_PARAMS)[0].value == 6
+    assert complete_faces([replace(column, group=())], pips, image, DEFAULT_PARAMS)[0].value == 3
