@@ -22,8 +22,9 @@ How it reads, in order:
    die seen at a slant (`vision.sides`): rooms are lit from above.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    read as a two (the face most often read low), are read again, each in a crop at its own size, in gray and
-   in the opponent colours a* and b*: pips differ from their face in lightness or in hue. What they add is
-   checked as in step 6.
+   in the opponent colours a* and b*: pips differ from their face in lightness or in hue. A lone pip there
+   may sit on a less even face than elsewhere (a marbled die showing 1): the body is evidence of a die.
+   What they add is checked as in step 6.
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of t
 # A body read as this value is read again on its own: a two is one diagonal of a four, five or six whose other
 # pips were faint. (A one is not: its body holds the side faces too, whose pips would outnumber it.)
 LOW_READ_VALUE = 2
+# A lone pip read on a die body of its own may sit on a face this many times as uneven as one found in the
+# whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
+# on the tray or a glint beside a pip has none.
+ON_BODY_SPREAD = 1.7
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -114,6 +119,8 @@ class DiceReader:
             if name in PARAM_RANGES:
                 low, high = PARAM_RANGES[name]
                 self.params[name] = float(min(max(value, low), high))
+        # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`).
+        self.body_params = {**self.params, "face_spread": self.params["face_spread"] * ON_BODY_SPREAD}
 
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong."""
@@ -244,7 +251,8 @@ class DiceReader:
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
-                readings.append(self._faces(work, side * local, self.params["pip_contrast"] * spread))
+                threshold = self.params["pip_contrast"] * spread
+                readings.append(self._faces(work, side * local, threshold, self.body_params))
         best = None
         for face in vote(readings, side * local) if readings else []:
             at = (face.center[0] / local + x0, face.center[1] / local + y0)
@@ -326,23 +334,26 @@ class DiceReader:
         die = float(np.median(sizes)) / self.params["pip_size"] / shrink
         return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
 
-    def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
-        pip = die_px * self.params["pip_size"]
+    def _faces(
+        self, work: np.ndarray, die_px: float, threshold: float, params: dict[str, float] | None = None
+    ) -> list[Face]:
+        params = params or self.params
+        pip = die_px * params["pip_size"]
         pips = find_pips(
             work,
             _odd(die_px * 0.5),
             (pip * 0.4, pip * 2.0),
             threshold,
             self.profile.pip_polarity,
-            self.params["pip_roundness"],
-            self.params["pip_fill"],
+            params["pip_roundness"],
+            params["pip_fill"],
         )
-        faces = group_faces(pips, work, die_px, self.params)
+        faces = group_faces(pips, work, die_px, params)
         # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.
         measured = [face.size for face in faces if face.value is not None and face.value >= 3]
         if measured and abs(median(measured) / die_px - 1.0) > 0.1:
-            faces = group_faces(pips, work, median(measured), self.params)
-        return complete_faces(faces, pips, work, self.params)
+            faces = group_faces(pips, work, median(measured), params)
+        return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float

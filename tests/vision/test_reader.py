@@ -384,3 +384,23 @@ def test_no_dice_on_a_plain_table():
 def test_other_shapes_and_dtypes_are_read(convert):
     frame, _ = draw_dice([6, 1, 3])
     assert DiceReader().read(convert(frame)).values == [6, 1, 3]
+
+
+def test_a_lone_pip_on_a_die_body_may_sit_on_a_two_tone_face():
+    """A marbled die showing 1: half its face gold, half yellow, the pip in the middle. The ring of face
+    around the pip is too uneven for a lone pip anywhere in the frame (a speck on a stained tray), but this
+    one sits on a die body of its own, so it reads as a 1."""
+    frame, _ = draw_dice([3, 5, 6], die=56, face=225, pip=30, floor=(185, 190, 195))
+    centre = np.array([320.0, 390.0])
+    cv2.rectangle(frame, tuple(np.intp(centre - 28)), tuple(np.intp(centre + 28)), (40, 140, 190), -1)
+    half = np.intp([centre + (-28, -28), centre + (28, -28), centre + (28, 28)])
+    cv2.fillConvexPoly(frame, half, (20, 230, 250), cv2.LINE_AA)
+    cv2.circle(frame, tuple(np.intp(centre)), 7, (20, 20, 20), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    reader = DiceReader()
+    _, again = reader._read_bodies_again([], find_bodies(frame), gray, frame, 1.0, 56.0)
+    one = min(again, key=lambda face: np.hypot(face.center[0] - centre[0], face.center[1] - centre[1]))
+    assert one.value == 1 and np.hypot(one.center[0] - centre[0], one.center[1] - centre[1]) < 5
+    threshold = reader.params["pip_contrast"] * (int(gray.max()) - int(gray.min()))
+    strict = reader._faces(gray, 56.0, threshold, reader.params)  # read as anywhere in the frame
+    assert not any(abs(face.center[1] - centre[1]) < 10 for face in strict if face.value == 1)
