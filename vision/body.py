@@ -32,6 +32,13 @@ TEXTURE_FLOOR = 3.0
 # A die has an edge: across its border the colour steps by at least this share of how far its body differs
 # from the surface estimate. Shading that fades in (a vignetted corner, a soft shadow) has no such step.
 EDGE_SHARE = 0.3
+# Dice that touch make one blob. When at least MIN_ALIKE blobs are single dice (compact), their median area
+# is a die's, and a blob of more than one and a half times that, up to a heap of twelve, is split into as
+# many dice as its area holds (rounded). A lone blob is no measure: a die seen at a slant, its side face and
+# its shadow make one blob of twice its top face.
+MIN_ALIKE = 3
+SPLIT_AREAS = (1.5, 12.0)
+HEAP_FILL = 0.3  # a heap of dice fills this much of its box or more; a tray's rim, a thin ring, does not
 
 
 @dataclass(frozen=True)
@@ -86,7 +93,7 @@ class Bodies:
     """Compact blobs that stand out from the surface: their centres and typical side, in image pixels."""
 
     centers: np.ndarray  # (count, 2) x, y
-    size: float  # the typical side: their median
+    size: float  # the typical side: the median of the blobs that are single dice
     sizes: np.ndarray  # (count,) the side of each, from its area
 
     @property
@@ -100,7 +107,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     A second opinion for the reader: its pip-based estimate can take whole dark dice on a pale board for the
     pips of one huge die, and a count of bodies tells when gray found fewer dice than there are (coloured
     pips). The surface window is a third of the shorter side, so this sees dice up to about a sixth of it:
-    the size of dice in a tray, not of a close-up.
+    the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`).
     """
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
     small = resize(image, factor)
@@ -131,8 +138,31 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         compact[index] = _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1])
     if not compact.any():
         return None
-    sides = np.sqrt(area[compact]) / factor
-    return Bodies(centroids[1:][compact] / factor, float(np.median(sides)), sides)
+    single = compact.copy()
+    centers, areas = np.zeros((0, 2)), np.zeros(0)
+    if compact.sum() >= MIN_ALIKE:
+        typical = float(np.median(area[compact]))
+        heaps = inside & (area >= SPLIT_AREAS[0] * typical) & (area <= SPLIT_AREAS[1] * typical)
+        heaps &= area >= HEAP_FILL * width * height
+        for index in np.flatnonzero(heaps):
+            if compact[index] or _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1]):
+                single[index] = False
+                count_in = int(round(area[index] / typical))
+                centers = np.vstack([centers, _split(labels == index + 1, count_in)])
+                areas = np.concatenate([areas, np.full(count_in, area[index] / count_in)])
+    sides = np.sqrt(area[single]) / factor
+    centers = np.vstack([centroids[1:][single], centers]) / factor
+    return Bodies(centers, float(np.median(sides)), np.concatenate([sides, np.sqrt(areas) / factor]))
+
+
+def _split(blob: np.ndarray, count: int) -> np.ndarray:
+    """The centres of `count` dice that touch one another in the mask `blob`: k-means of its pixel positions
+    (dice of one set are one size, so each takes an equal share of the blob)."""
+    ys, xs = np.nonzero(blob)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    _, _, centers = cv2.kmeans(points, count, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    return centers.astype(np.float64)
 
 
 def _has_edge(lab: np.ndarray, surface: np.ndarray, labels: np.ndarray, label: int, box: np.ndarray) -> bool:

@@ -43,6 +43,22 @@ def test_soft_shading_of_the_tray_is_not_a_body():
     assert find_bodies(frame).count == 3
 
 
+def test_dice_that_touch_are_split_into_one_body_each():
+    """Three dice lie apart, so a die's area is known; two more touch corner to corner and a tray's rim runs
+    round the frame. The pair is one blob twice a die's area: two bodies, each at its die. The rim is a thin
+    ring that fills little of its box: no dice."""
+    frame, _ = felt_with_dice(die=30)
+    pair = [(260, 360), (288, 388)]
+    for x, y in pair:
+        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (200, 120, 40), -1)
+    cv2.rectangle(frame, (60, 60), (580, 420), (40, 80, 140), 5)
+    bodies = find_bodies(frame)
+    assert bodies.count == 5
+    for x, y in pair:
+        assert np.hypot(*(bodies.centers - (x, y)).T).min() < 5
+    assert bodies.size == pytest.approx(30, rel=0.2)
+
+
 def test_a_bare_surface_has_no_bodies():
     frame, _ = felt_with_dice(colours=())
     assert find_bodies(frame) is None
