@@ -21,10 +21,10 @@ How it reads, in order:
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
    die seen at a slant (`vision.sides`): rooms are lit from above.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
-   read as a two (the face most often read low), are read again, each in a crop at its own size, in gray and
-   in the opponent colours a* and b*: pips differ from their face in lightness or in hue. A lone pip there
-   may sit on a less even face than elsewhere (a marbled die showing 1): the body is evidence of a die.
-   What they add is checked as in step 6.
+   read as a two, three or four (faces read low when pips are faint), are read again, each in a crop at its
+   own size, in gray and in the opponent colours a* and b*: pips differ from their face in lightness or in
+   hue. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
+   evidence of a die. What they add is checked as in step 6.
 """
 
 from __future__ import annotations
@@ -99,9 +99,10 @@ BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured 
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
-# A body read as this value is read again on its own: a two is one diagonal of a four, five or six whose other
-# pips were faint. (A one is not: its body holds the side faces too, whose pips would outnumber it.)
-LOW_READ_VALUE = 2
+# A coloured die read as one of these values is read again on its own body: a two may be one diagonal of a
+# four, five or six whose other pips were faint, a three a six's column, a four a five without its centre.
+# (A one is not: its body holds the side faces too, whose pips would outnumber it.)
+LOW_READ_VALUES = (2, 3, 4)
 # A lone pip read on a die body of its own may sit on a face this many times as uneven as one found in the
 # whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
 # on the tray or a glint beside a pip has none.
@@ -202,10 +203,10 @@ class DiceReader:
 
         A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
         small dice's pips merge into one blob. Their bodies tell each die's own size, so every body no face
-        was read on is read again. So is every body that shows colour and was read as a two, the face most
-        often read low: one diagonal of a four, five or six whose other pips are faint in gray (coloured pips
-        on a coloured die; white dice with black pips are read whole in gray). Its new reading replaces the
-        two only when it has more pips.
+        was read on is read again. So is every body that shows colour and was read as a two, three or four,
+        the faces read low when some pips are faint in gray (coloured pips on a coloured die; white dice
+        with black pips are read whole in gray): a two is often one diagonal of a four, five or six. The new
+        reading replaces the old only when it has more pips.
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
@@ -219,7 +220,7 @@ class DiceReader:
                 if gaps[nearest] < OVERLAP_SHARE * die_px * scale:
                     on_body = read[nearest]
             if on_body is not None and (
-                on_body.value != LOW_READ_VALUE
+                on_body.value not in LOW_READ_VALUES
                 or id(on_body) in replaced
                 or not _shows_colour(tray, center, side)
             ):

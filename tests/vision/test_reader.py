@@ -255,6 +255,18 @@ def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips
     assert np.hypot(again[0].center[0] - five[0], again[0].center[1] - five[1]) < 5
 
 
+@pytest.mark.parametrize(("value", "low"), [(6, 3), (5, 4), (6, 4)])
+def test_a_coloured_die_read_as_a_three_or_four_is_read_again(value, low):
+    """A six read as one of its columns, a five without its centre, a six without its middle pair: faint
+    pips lost in gray. Read again on its own body, the die shows them all."""
+    frame, (centre,) = draw_dice([value], face=(200, 60, 40), pip=235, floor=150)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    read_low = Face((), low, centre, 56.0, 0.0, 0.9, pip=10.0)
+    replaced, again = DiceReader()._read_bodies_again([read_low], find_bodies(frame), gray, frame, 1.0, 56.0)
+    assert replaced == {id(read_low)}
+    assert [face.value for face in again] == [value]
+
+
 def test_a_speck_on_a_faint_stain_of_a_flat_card_is_not_a_one():
     """A clean card is flatter than any die stands out from it, so a stain a few gray levels lighter around a
     speck is no die body, however small the card's own texture."""
