@@ -90,7 +90,8 @@ def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Bodies:
-    """Compact blobs that stand out from the surface: their centres and typical side, in image pixels."""
+    """Dice-sized blobs that stand out from the surface (heaps of touching dice split into one per die):
+    their centres and sides, in image pixels."""
 
     centers: np.ndarray  # (count, 2) x, y
     size: float  # the typical side: the median of the blobs that are single dice
@@ -147,9 +148,9 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         for index in np.flatnonzero(heaps):
             if compact[index] or _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1]):
                 single[index] = False
-                count_in = int(round(area[index] / typical))
-                centers = np.vstack([centers, _split(labels == index + 1, count_in)])
-                areas = np.concatenate([areas, np.full(count_in, area[index] / count_in)])
+                dice = int(round(area[index] / typical))
+                centers = np.vstack([centers, _split(labels == index + 1, dice)])
+                areas = np.concatenate([areas, np.full(dice, area[index] / dice)])
     sides = np.sqrt(area[single]) / factor
     centers = np.vstack([centroids[1:][single], centers]) / factor
     return Bodies(centers, float(np.median(sides)), np.concatenate([sides, np.sqrt(areas) / factor]))

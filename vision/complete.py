@@ -55,10 +55,10 @@ def _complete_split(
     grown = _complete(face, pips, image)
     if grown.value != face.value:
         return grown
-    left = [member for member in face.group if member not in read]
-    if not left or len(face.members) + len(left) > 5:
+    left = tuple(member for member in face.group if member not in read)
+    if not left:
         return face
-    union = replace(face, members=face.members + tuple(left), value=None)
+    union = replace(face, members=face.members + left, value=None)
     grown = _complete_group(union, pips, image, params)
     return grown if grown.value is not None and grown.value > face.value else face
 
