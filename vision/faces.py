@@ -87,6 +87,7 @@ class Face:
     confidence: float
     dark: bool = True  # polarity of its pips: dark pips on a lighter face
     pip: float = 0.0  # median diameter of its pips
+    roundness: float = 1.0  # median minor / major axis of its pips: below 1 when the camera looks at a slant
     # Every pip of the linked group the face was read from: more than `members` when the group was split
     # (`vision.complete` looks there for a face read low because one of its pips was missed).
     group: tuple[int, ...] = ()
@@ -232,8 +233,8 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
             return None
         center = (float(pips.x[lone]), float(pips.y[lone]))
         confidence = 1.0 - 0.5 * float(pips.spread[lone]) / params["face_spread"]
-        dark, pip = bool(pips.dark[lone]), float(pips.diameter[lone])
-        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip)
+        dark, pip, roundness = bool(pips.dark[lone]), float(pips.diameter[lone]), float(pips.roundness[lone])
+        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip, roundness)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     error = _layout_misfit(points, die_px, params)
     if error is None:
@@ -255,6 +256,7 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
         float(np.clip(confidence, 0.0, 1.0)),
         bool(pips.dark[members[0]]),
         float(median(pips.diameter[members])),
+        float(median(pips.roundness[members])),
     )
 
 

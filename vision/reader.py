@@ -19,7 +19,8 @@ How it reads, in order:
 6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
    frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
-   die seen at a slant (`vision.sides`): rooms are lit from above.
+   die seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera
+   looks at a slant), the lower one is a side face however it is lit.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    read as a two, three or four (faces read low when pips are faint), are read again, each in a crop at its
    own size, in gray and in the opponent colours a* and b*: pips differ from their face in lightness or in

@@ -1,4 +1,4 @@
-"""Side faces seen at a slant are told from dice by their shading (`vision.sides`)."""
+"""Side faces seen at a slant are told from dice by their shading or the slant (`vision.sides`)."""
 
 import cv2
 import numpy as np
@@ -8,31 +8,34 @@ from vision.reader import DiceReader
 SPOTS = {1: [(0, 0)], 3: [(-1, -1), (0, 0), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}
 
 
-def oblique_die(frame, centre, top_value, side_value, top_level=225, side_level=180, die=56):
-    """A die seen from the front and above: its top face, and below it the front face squashed to 0.6 of
-    its height and lit `side_level` instead of `top_level` (a room's light comes from above). Its pips are
-    as round as the top face's, as a webcam's blur leaves them."""
+def oblique_die(
+    frame, centre, top_value, side_value, side_level=180, squash=1.0, depth=0.6, edge=0.0, die=56
+):
+    """A die seen from the front and above: its top face, `squash` of its height (and so are its pips), then
+    the rounded edge, `edge` of a side tall, and the front face, `depth` of its height and lit `side_level`
+    instead of 225 (a room's light comes from above). The front face's pips are as round as the top face's,
+    as a webcam's blur leaves them."""
     x, y = centre
-    half = die // 2
-    cv2.rectangle(frame, (x - half, y - half), (x + half, y + half), (top_level,) * 3, -1)
-    depth = int(die * 0.6)
-    cv2.rectangle(frame, (x - half, y + half), (x + half, y + half + depth), (side_level,) * 3, -1)
+    half, top_half = die // 2, int(die * squash / 2)
+    cv2.rectangle(frame, (x - half, y - top_half), (x + half, y + top_half), (225,) * 3, -1)
+    depth, edge = int(die * depth), int(die * edge)
+    cv2.rectangle(
+        frame, (x - half, y + top_half), (x + half, y + top_half + edge + depth), (side_level,) * 3, -1
+    )
     pip = int(die * 0.09)
-    for dx, dy in SPOTS[top_value]:
-        spot = (int(x + dx * die * 0.27), int(y + dy * die * 0.27))
-        cv2.circle(frame, spot, pip, (30,) * 3, -1, cv2.LINE_AA)
-    side_y = y + half + depth / 2
-    for dx, dy in SPOTS[side_value]:
-        spot = (int(x + dx * die * 0.27), int(side_y + dy * die * 0.27 * 0.6))
-        cv2.circle(frame, spot, pip, (30,) * 3, -1, cv2.LINE_AA)
+    side_y = y + top_half + edge + depth / 2
+    spots = [(x + dx * die * 0.27, y + dy * die * 0.27 * squash) for dx, dy in SPOTS[top_value]]
+    spots += [(x + dx * die * 0.27, side_y + dy * depth * 0.27) for dx, dy in SPOTS[side_value]]
+    for spot in spots:
+        cv2.ellipse(frame, (spot, (2 * pip, 2 * pip * squash), 0), (30,) * 3, -1, cv2.LINE_AA)
 
 
-def frame_with(dice):
+def frame_with(dice, **looks):
     frame = np.full((480, 640, 3), 120, np.uint8)
     noise = np.random.default_rng(3).normal(0, 3, frame.shape)
     frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
     for centre, top, side in dice:
-        oblique_die(frame, centre, top, side)
+        oblique_die(frame, centre, top, side, **looks)
     return frame
 
 
@@ -41,6 +44,17 @@ def test_the_darker_face_below_a_top_face_is_its_side_not_a_die():
     as a top face's pips, so only their shading tells them."""
     frame = frame_with([((200, 200), 1, 5), ((420, 200), 1, 5)])
     assert DiceReader().read(frame).values == [1, 1]
+
+
+def test_a_side_face_lit_like_its_top_face_is_told_by_the_slant_of_the_view():
+    """Window light reaches the front faces too, but the top faces and their pips are squashed to 0.65 of
+    their width (a camera 50 degrees off straight down): a face right below a top face is its side. Not
+    squashed, the same faces are two dice each, one behind the other (a camera looking straight down sees
+    no side faces)."""
+    dice = [((200, 200), 1, 5), ((420, 200), 1, 5)]
+    front = dict(side_level=225, depth=0.75, edge=0.1)
+    assert DiceReader().read(frame_with(dice, squash=0.65, **front)).values == [1, 1]
+    assert sorted(DiceReader().read(frame_with(dice, **front)).values) == [1, 1, 5, 5]
 
 
 def test_two_dice_lit_alike_one_behind_the_other_are_both_read():
