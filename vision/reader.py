@@ -17,7 +17,8 @@ How it reads, in order:
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
-   frame's dice or pips as large as theirs: a speck on the tray or letters on a keyboard are not dice.
+   frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on a
+   keyboard are not dice.
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
    die seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera
    looks at a slant), the lower one is a side face however it is lit.
@@ -180,14 +181,14 @@ class DiceReader:
                     readings.append(
                         self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
                     )
-        faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale)
+        faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale, bodies)
         faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
             # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
             replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
-                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale)
+                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
         return faces, scale, work.shape
 
     def _read_bodies_again(
@@ -358,14 +359,16 @@ class DiceReader:
         return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(
-        self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float
+        self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
     ) -> list[Face]:
         """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
 
         Polarity: when the frame's dice have dark pips (`_dice_polarity`), one or two light dots smaller
         than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
-        die of another set showing 1 or 2 has pips as large as any (makers never make those smaller). A lone
-        pip must also sit on a body standing out from the surface: a speck on the tray has none.
+        die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
+        sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
+        letter or a glint has no body. A lone pip must also sit on a body standing out from the surface: a
+        speck on the tray has none.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -374,7 +377,10 @@ class DiceReader:
         refused = {
             id(face)
             for face in weak
-            if polarity is not None and face.dark != polarity and face.pip < typical_pip
+            if polarity is not None
+            and face.dark != polarity
+            and face.pip < typical_pip
+            and not _on_body(face, bodies, scale)
         }
         lone = [face for face in weak if face.value == 1 and id(face) not in refused]
         if lone:
@@ -385,6 +391,14 @@ class DiceReader:
                 if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:
+    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on one of `bodies`."""
+    if bodies is None:
+        return False
+    gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
+    return bool((gaps <= BODY_CENTRE_SHARE * bodies.sizes).any())
 
 
 def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:

@@ -114,10 +114,18 @@ def test_a_lone_pip_on_a_face_of_its_own_colour_still_reads_as_one():
     assert DiceReader().read(frame).values == [1, 4, 1]
 
 
+def keyboard(frame, left):
+    """The corner of a laptop's keyboard running off the bottom of the frame: two dark keys 56 pixels wide
+    from x `left` on a silver deck; the keys and the deck are one blob, no die body."""
+    cv2.rectangle(frame, (left - 6, 372), (left + 124, frame.shape[0]), (150, 150, 150), -1)
+    for x in (left, left + 62):
+        cv2.rectangle(frame, (x, 380), (x + 56, 436), (40, 40, 40), -1)
+
+
 def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
     """White dice with black pips, and a small light symbol on a dark key beside them: not a black die's 1."""
     frame, _ = draw_dice([3, 5, 6, 4])
-    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    keyboard(frame, 280)
     cv2.circle(frame, (308, 408), 4, (230, 230, 230), -1, cv2.LINE_AA)
     assert DiceReader().read(frame).values == [3, 5, 6, 4]
     assert DiceReader().read(frame[300:, 200:420]).values == [1]  # alone, it may well be a black die
@@ -126,7 +134,7 @@ def test_a_lone_light_dot_among_dark_pipped_dice_is_refused():
 def test_two_light_dots_among_dark_pipped_dice_are_not_a_two():
     """Two small light symbols on a dark key beside white dice: they pass for a two, not of these dice."""
     frame, _ = draw_dice([3, 5, 6, 4])
-    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    keyboard(frame, 280)
     for spot in ((296, 396), (320, 420)):
         cv2.circle(frame, spot, 4, (230, 230, 230), -1, cv2.LINE_AA)
     assert DiceReader().read(frame).values == [3, 5, 6, 4]
@@ -136,7 +144,7 @@ def test_when_every_die_shows_one_the_polarity_with_more_pips_is_the_dice():
     """Four white dice showing 1 and two small light symbols on dark keys: no layout tells the polarity."""
     frame, _ = draw_dice([1, 1, 1, 1])
     for x in (120, 400):
-        cv2.rectangle(frame, (x, 380), (x + 56, 436), (40, 40, 40), -1)
+        keyboard(frame, x)
         cv2.circle(frame, (x + 28, 408), 4, (230, 230, 230), -1, cv2.LINE_AA)
     assert DiceReader().read(frame).values == [1, 1, 1, 1]
 
@@ -146,6 +154,15 @@ def test_a_black_die_showing_one_among_white_dice_is_read():
     frame, _ = draw_dice([3, 5, 6, 4])
     cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
     cv2.circle(frame, (308, 408), 7, (230, 230, 230), -1, cv2.LINE_AA)
+    assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
+
+
+def test_a_black_die_with_a_small_pip_among_white_dice_is_read_on_its_body():
+    """Tiny pips measure a pixel small: a black die's one, a little smaller than the white dice's pips,
+    still stands on a die body of its own, which a key's letter (on a keyboard, one blob) has not."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    cv2.rectangle(frame, (280, 380), (336, 436), (40, 40, 40), -1)
+    cv2.circle(frame, (308, 408), 4, (230, 230, 230), -1, cv2.LINE_AA)
     assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
 
 
