@@ -51,6 +51,10 @@ MAX_LAYOUT_SHARE = 1.8
 # pip of a side face beside it can pass the distance fingerprint of a five, but not this.
 SYMMETRY_TOLERANCE = 0.15  # largest miss of a pip's mirror image, as a share of the layout's span
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
+# A four seen at a slant is squashed as much as its pips are (both are the same perspective); two rows of a
+# six (the third cut off by the frame's edge, or missed) are squashed to half with round pips. The share
+# their squashes may differ by: about twice what pixel noise does to the roundness of small pips.
+SQUASH_SLACK = 0.25
 # A lone pip has no layout to back it, so it must be a clean disc: real pips fill 0.94 or more of their moment
 # ellipse, while glyphs and specks that pass the looser test for pips of a layout rarely reach 0.9.
 LONE_PIP_FILL = 0.9
@@ -239,6 +243,8 @@ def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, f
     error = _layout_misfit(points, die_px, params)
     if error is None:
         return None
+    if count == 4 and _squash(points) < float(median(pips.roundness[members])) - SQUASH_SLACK:
+        return None
     contrast = float(pips.contrast[members].min())
     lengths = distances(points, points)
     i, j = np.unravel_index(np.argmax(lengths), lengths.shape)
@@ -280,6 +286,12 @@ def _layout_misfit(points: np.ndarray, die_px: float, params: dict[str, float]) 
     if count >= 3 and _asymmetry(points) > SYMMETRY_TOLERANCE:
         return None
     return error
+
+
+def _squash(points: np.ndarray) -> float:
+    """How far the pips' layout is squashed: its narrowest spread over its widest (1 for a square)."""
+    spread = np.linalg.eigvalsh(np.cov(points.T))
+    return float(np.sqrt(max(spread[0], 0.0) / spread[1]))
 
 
 def _asymmetry(points: np.ndarray) -> float:

@@ -10,9 +10,11 @@ How it reads, in order:
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
    joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
-   (`vision.faces`: distances and point symmetry). A face read low is looked at where its missing pips would
-   be (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and
-   dice cut by the frame edge, are reported as unreadable regions so the game can ask instead of guessing.
+   (`vision.faces`: distances, point symmetry, and a four squashed no more than its pips). A face read low is
+   looked at where its missing pips would be (`vision.complete`: a two may be half of a four). Groups that
+   look like dice but fit no layout, and dice cut by the frame edge (a four, five or six by its own size,
+   other faces by the frame's die size), are reported as unreadable regions so the game can ask instead of
+   guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
@@ -98,6 +100,8 @@ COLOUR_SPREAD = 40
 CHROMA_RING_SHARE = 0.35
 CHROMA_SHARE = 0.03
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
+# A face of at least this many pips measures its own die when judged against the frame's edge.
+WHOLE_LAYOUT = 4
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
@@ -499,13 +503,16 @@ def _to_frame(
     """Convert work-scale faces to frame pixels; dice whose square reaches past the edge become regions.
 
     The square is the larger of the face's own layout and the expected die: what is left of a cut die
-    can look like a smaller face (two pips of a five) that seems to fit inside the frame.
+    can look like a smaller face (two pips of a five, one column of a six) that seems to fit inside the
+    frame. A four, five or six is no such leftover (the two rows a cut leaves of a six are no four: see
+    `vision.faces.SQUASH_SLACK`), so its own layout is its die's size: a die farther from a slanted camera
+    than most is smaller than the expected die, and may lie close to the frame's far edge.
     """
     height, width = shape[:2]
     dice, unreadable = [], []
     for face in faces:
         x, y = face.center
-        half = max(face.size, die_work) / 2
+        half = (face.size if (face.value or 0) >= WHOLE_LAYOUT else max(face.size, die_work)) / 2
         center = ((x / scale) + offset[0], (y / scale) + offset[1])
         size = face.size / scale
         if face.value is None:

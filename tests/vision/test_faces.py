@@ -164,3 +164,13 @@ def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
         labels=top.labels,
     )
     assert read(both) == [4]
+
+
+def test_two_rows_of_a_six_with_round_pips_are_no_four():
+    """A square of pips squashed to half is a four seen at a slant only when its pips are squashed alike;
+    with round pips it is two rows of a six (the third cut off by the frame's edge)."""
+    step = 0.27 * 40.0
+    rows = [(60 - step, 60 - step / 2), (60 + step, 60 - step / 2), (60 - step, 60 + step / 2)]
+    rows.append((60 + step, 60 + step / 2))
+    assert read(pips_at(rows, roundness=[0.95] * 4)) != [4]
+    assert read(pips_at(rows, roundness=[0.55] * 4)) == [4]

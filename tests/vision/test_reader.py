@@ -360,6 +360,26 @@ def test_a_die_cut_by_the_frame_edge_is_unreadable_not_guessed():
     assert any(region.reason == "cut by the frame edge" for region in reading.unreadable)
 
 
+def test_a_small_four_near_the_frame_edge_is_read_not_called_cut():
+    """A slanted camera sees its far dice smaller than most: a whole four 40 pixels wide whose face ends 4
+    pixels from the top edge is no cut die, though a die of the frame's usual size there would be."""
+    frame, _ = draw_dice([3, 5, 6], size=(640, 480), die=60)
+    cv2.rectangle(frame, (300, 4), (340, 44), (235,) * 3, -1)
+    for spot in PIP_SPOTS[4]:
+        x, y = np.array([320.0, 24.0]) + np.array(spot) * 40 * 0.27
+        cv2.circle(frame, (int(round(x)), int(round(y))), int(40 * 0.09), (25,) * 3, -1, cv2.LINE_AA)
+    reading = DiceReader().read(frame)
+    assert sorted(reading.values) == [3, 4, 5, 6]
+    assert not reading.unreadable
+
+
+def test_two_rows_of_a_six_cut_by_the_frame_edge_are_not_read_as_a_four():
+    """Cut through its top row, a six shows a two-by-two of pips: squashed to half, with round pips."""
+    frame, _ = draw_dice([6, 6, 6])
+    reading = DiceReader().read(frame[224:])
+    assert reading.values == []
+
+
 def test_params_come_from_the_profile_clamped_to_their_ranges():
     assert set(DEFAULT_PARAMS) == set(PARAM_RANGES)
     for name, value in DEFAULT_PARAMS.items():
