@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 
 from device.advisor_cache import ensure_table
-from device.commands.score import BAD_INPUT, add_rules_options, rule_options
+from device.commands.score import BAD_INPUT, add_rules_options, parse_card, parse_dice, rule_options
 from device.statefiles import default_state_dir
 from scoring.advisor import advice
 from scoring.advisor.model import UnsupportedRules
@@ -52,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         if args.rules not in RULE_NAMES:
             raise ValueError(f"--rules must be one of {', '.join(RULE_NAMES)}")
         options = rule_options(args)
-        card = _card(args.card)
-        dice = [_die(text) for arg in args.dice for text in re.split(r"[\s,]+", arg.strip()) if text]
+        card = parse_card(args.card)
+        dice = parse_dice(args.dice)
         rolls_left = _rolls_left(args.rolls_left)
         if not args.expected and not dice:
             raise ValueError("give the dice values, or --expected")
@@ -90,23 +89,6 @@ def _keep(option: advice.KeepAdvice, dice: list[int]) -> dict:
 
 def _box(option: advice.BoxAdvice) -> dict:
     return {"box": option.box, "points": option.points, "extra": option.extra, "ev": round(option.ev, 4)}
-
-
-def _card(text: str) -> dict:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise ValueError(f"--card is not valid JSON: {text}") from None
-    if not isinstance(value, dict):
-        raise ValueError('--card must be a JSON object such as {"fives": 20}')
-    return value
-
-
-def _die(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"a die shows 1 to 6, not {text!r}") from None
 
 
 def _rolls_left(text: str) -> int:

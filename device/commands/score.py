@@ -90,11 +90,15 @@ def score_hand(args: argparse.Namespace) -> dict:
     if args.rules is None:
         raise BadInput(f"--rules is required (one of {', '.join(RULE_NAMES)})")
     rules = rules_from_args(args.rules, args)
-    # "3 3 5 6 1", "3,3,5,6,1" and 3 3 5 6 1 all mean the same hand.
-    texts = [text for arg in args.dice for text in re.split(r"[\s,]+", arg.strip()) if text]
-    dice = rules.check_dice([_die(text) for text in texts])
-    card = rules.check_card(_card(args.card))
+    dice = rules.check_dice(parse_dice(args.dice))
+    card = rules.check_card(parse_card(args.card))
     return {"legal": rules.legal_boxes(card, dice), "extra": rules.extra_points(card, dice)}
+
+
+def parse_dice(args: list[str]) -> list[int]:
+    """The dice typed after a command (`score`, `advise`): "3 3 5 6 1", "3,3,5,6,1" and 3 3 5 6 1 all mean
+    the same hand. Their range and count are the rules' to check."""
+    return [_die(text) for arg in args for text in re.split(r"[\s,]+", arg.strip()) if text]
 
 
 def _die(text: str) -> int:
@@ -104,7 +108,8 @@ def _die(text: str) -> int:
     return int(text)
 
 
-def _card(text: str) -> dict:
+def parse_card(text: str) -> dict:
+    """The `--card` option's JSON object of box: points (not yet checked against the rules)."""
     try:
         card = json.loads(text)
     except json.JSONDecodeError as error:

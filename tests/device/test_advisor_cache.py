@@ -106,6 +106,10 @@ def test_advise_with_no_roll_left_lists_the_legal_boxes(forced_table, capsys):
         (["--rolls-left", "3", "1", "2", "3", "4", "5"], "--rolls-left must be 0, 1 or 2"),
         (["--card", '{"ones": 7}', "1", "2", "3", "4", "5"], "no hand scores 7 in 'ones'"),
         (["6", "1", "x", "3", "2"], "1 to 6, not 'x'"),
+        (
+            ["6", "1", "\uff15", "3", "2"],
+            "1 to 6, not '\uff15'",
+        ),  # a full-width 5: read as pipkeeper score does
         (["--rules", "bogus", "6", "1", "1", "3", "2"], "--rules must be one of"),
         (["--joker", "free", "6", "1", "1", "3", "2"], "no option 'joker'"),
         ([], "dice values"),
