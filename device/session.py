@@ -27,7 +27,7 @@ from device.holdmatch import HeldDie, HeldDieMissing, place_held
 from device.hub import Hub
 from device.simtable import SimTable
 from device.store import GameStore
-from scoring.game import Game, IllegalMove
+from scoring.game import Game, IllegalMove, check_players
 from scoring.game import MalformedCommand as GameMalformed
 from vision.watcher import DiceChanged, DiceMoving, DiceSettled
 from web.port import CommandResult, MalformedCommand
@@ -47,7 +47,6 @@ SESSION_COMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 LOW_CONFIDENCE = 0.6  # a settled roll read with less confidence than this is flagged on the tablet
 HELD_DIE_REACH = 0.75  # a held die may shift this many die sides between rolls and still be the same die
 SUBMIT_TIMEOUT = 30.0
-MAX_NAME_LENGTH = 24  # as the setup page's name fields allow (web/static/setup.js)
 WAITING_FOR_DICE = "waiting for all dice"  # the quiet note while some dice are out of view
 
 
@@ -523,22 +522,15 @@ def _check_fields(command: Mapping[str, Any], required: frozenset[str], optional
 
 
 def _player_names(players: Any) -> list[str]:
-    """The names of a new game, stripped: not a list of strings is malformed (400); a name that is empty,
-    too long or another player's (ignoring case) is refused like a rule (409), with a message for the page."""
+    """The names of a new game, stripped (`scoring.game.check_players`): not a list of strings is malformed
+    (400); names the game refuses (empty, too long, another player's) are refused like a rule (409), with a
+    message for the page."""
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise MalformedCommand("players must be a list of names (strings)")
-    names = [name.strip() for name in players]
-    if any(not name for name in names):
-        raise Refused("every player needs a name")
-    too_long = next((name for name in names if len(name) > MAX_NAME_LENGTH), None)
-    if too_long is not None:
-        raise Refused(f"a name has at most {MAX_NAME_LENGTH} characters: {too_long[:MAX_NAME_LENGTH]}…")
-    seen: dict[str, str] = {}
-    for name in names:
-        if name.casefold() in seen:
-            raise Refused(f"two players are called {seen[name.casefold()]}: give them different names")
-        seen[name.casefold()] = name
-    return names
+    try:
+        return check_players(players)
+    except ValueError as error:
+        raise Refused(str(error)) from None
 
 
 def _text(command: Mapping[str, Any], key: str) -> str:

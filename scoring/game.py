@@ -20,6 +20,7 @@ from typing import Any
 from scoring.rules import RuleSet, get_rules
 
 MAX_PLAYERS = 8
+MAX_NAME_LENGTH = 24  # characters: what a scorecard column and the setup page's name field show
 
 # Command type -> (required fields, optional fields), besides "type".
 COMMAND_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -64,19 +65,28 @@ class _State:
         )
 
 
-def _check_players(players: object) -> list[str]:
+def check_players(players: object) -> list[str]:
+    """The players' names, stripped, or a ValueError whose message a player can act on.
+
+    A game has 1 to `MAX_PLAYERS` players, each with a name of at most `MAX_NAME_LENGTH` characters (what a
+    scorecard column shows) that can be told from the others' ignoring case: "Ann" and "ann " are one name
+    to the players reading the card.
+    """
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ValueError("players must be a list of names")
-    names = []
-    for player in players:
-        if not isinstance(player, str) or not player.strip():
-            raise ValueError(f"a player needs a name, not {player!r}")
-        names.append(player.strip())
+    if any(not isinstance(player, str) or not player.strip() for player in players):
+        raise ValueError("every player needs a name")
+    names = [player.strip() for player in players]
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise ValueError(f"a game needs 1 to {MAX_PLAYERS} players, got {len(names)}")
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(f"two players are called {duplicates[0]}")
+    too_long = next((name for name in names if len(name) > MAX_NAME_LENGTH), None)
+    if too_long is not None:
+        raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters: {too_long[:MAX_NAME_LENGTH]}…")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            raise ValueError(f"two players are called {seen[name.casefold()]}: give them different names")
+        seen[name.casefold()] = name
     return names
 
 
@@ -89,7 +99,7 @@ class Game:
 
     def __init__(self, players: Sequence[str], rules: str, options: Mapping[str, Any] | None = None) -> None:
         self.rules: RuleSet = get_rules(rules, options)
-        self.players = _check_players(players)
+        self.players = check_players(players)
         self.setup = {"players": list(self.players), "rules": rules, "options": dict(self.rules.options)}
         self.commands: list[dict[str, Any]] = []
         self.log = [f"New game of {self.rules.title}: {', '.join(self.players)}"]

@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from scoring.game import MAX_NAME_LENGTH, MAX_PLAYERS
 from scoring.rules import RULE_NAMES, get_rules
 from web.context import table
 
 bp = Blueprint("pages", __name__)
 
-MAX_PLAYERS = 8
 
 # What the setup page offers for each rule set. Option keys and values are the engine's own
 # (see scoring.rules.get_rules); the first choice is the engine's default. tests/web checks they agree.
@@ -72,6 +72,7 @@ def setup() -> str:
         history=history_view(table().history()),
         snapshot=table().snapshot(),
         max_players=MAX_PLAYERS,
+        max_name_length=MAX_NAME_LENGTH,
     )
 
 

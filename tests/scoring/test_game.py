@@ -29,6 +29,8 @@ def play_turn(game, values, box):
         ([], "yatzy", "1 to 8 players, got 0"),
         ([f"P{n}" for n in range(9)], "yatzy", "1 to 8 players, got 9"),
         (["Ann", "Ann"], "yatzy", "two players are called Ann"),
+        (["Ann", "ann "], "yatzy", "two players are called Ann"),  # one name on a scorecard
+        (["Ann", "x" * 25], "yatzy", "at most 24 characters"),
         (["Ann", " "], "yatzy", "needs a name"),
         (["Ann", 3], "yatzy", "needs a name"),
         ("Ann", "yatzy", "list of names"),

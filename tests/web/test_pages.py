@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring.game import MAX_NAME_LENGTH, MAX_PLAYERS
 from scoring.rules import get_rules
 from web.pages import RULE_OPTIONS, history_view
 
@@ -45,6 +46,12 @@ def test_setup_offers_every_rule_set_and_lists_stored_games(client):
     assert 'data-action="resume_game" data-game="g1"' in html
     assert "Ann 231" in html  # the finished game's result
     assert 'id="stats"' in html and "100%" in html
+
+
+def test_setup_limits_players_and_names_as_the_game_does(client):
+    html = client.get("/setup").get_data(as_text=True)
+    assert f"window.PIPKEEPER_MAX_PLAYERS = {MAX_PLAYERS};" in html
+    assert f"window.PIPKEEPER_MAX_NAME_LENGTH = {MAX_NAME_LENGTH};" in html
 
 
 def test_the_setup_options_are_the_engines_own():

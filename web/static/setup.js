@@ -3,6 +3,7 @@
 
 (() => {
   const MAX_PLAYERS = window.PIPKEEPER_MAX_PLAYERS || 8;
+  const MAX_NAME_LENGTH = window.PIPKEEPER_MAX_NAME_LENGTH || 24;
   const list = document.getElementById("players");
   const form = document.getElementById("new-game");
 
@@ -10,7 +11,7 @@
     const item = pk.el("li");
     item.appendChild(pk.el("span", { class: "number" }));
     item.appendChild(pk.el("input", {
-      type: "text", name: "player", value: name, maxlength: "24", list: "known-players",
+      type: "text", name: "player", value: name, maxlength: String(MAX_NAME_LENGTH), list: "known-players",
       placeholder: "Name", "aria-label": "Player name", required: true,
     }));
     item.appendChild(pk.el("button", { type: "button", class: "button small", "data-move": "-1", "aria-label": "Move up" }, "▲"));
