@@ -128,6 +128,10 @@ class DiceReader:
                 self.params[name] = float(min(max(value, low), high))
         # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`).
         self.body_params = {**self.params, "face_spread": self.params["face_spread"] * ON_BODY_SPREAD}
+        # JPEG keeps colour at half the resolution of lightness, so in a* and b* a small pip bleeds into the
+        # face around it and measures larger or smaller than it is: pips of one face may differ in size by
+        # the lightness ratio twice over.
+        self.chroma_params = {**self.body_params, "size_ratio": self.body_params["size_ratio"] ** 2}
 
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong."""
@@ -254,12 +258,14 @@ class DiceReader:
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
         local = min(2.0, WORK_DIE_PX / side)
         readings = []
-        for crop in (gray[y0:y1, x0:x1], *_opponent_channels(tray[y0:y1, x0:x1])):
+        crops = [(gray[y0:y1, x0:x1], self.body_params)]
+        crops += [(channel, self.chroma_params) for channel in _opponent_channels(tray[y0:y1, x0:x1])]
+        for crop, params in crops:
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
                 threshold = self.params["pip_contrast"] * spread
-                readings.append(self._faces(work, side * local, threshold, self.body_params))
+                readings.append(self._faces(work, side * local, threshold, params))
         best = None
         for face in vote(readings, side * local) if readings else []:
             at = (face.center[0] / local + x0, face.center[1] / local + y0)

@@ -453,3 +453,15 @@ def test_a_lone_pip_on_a_die_body_may_sit_on_a_two_tone_face():
     threshold = reader.params["pip_contrast"] * (int(gray.max()) - int(gray.min()))
     strict = reader._faces(gray, 56.0, threshold, reader.params)  # read as anywhere in the frame
     assert not any(abs(face.center[1] - centre[1]) < 10 for face in strict if face.value == 1)
+
+
+def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_body():
+    """Yellow pips on a blue die, as bright as it in gray: in b* they stand out, but JPEG's half-resolution
+    colour leaves one measuring 1.7 times the other, past the lightness limit; on its body it is a two."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(frame, (72, 72), (128, 128), (200, 120, 40), -1)
+    cv2.circle(frame, (85, 85), 6, (0, 130, 130), -1, cv2.LINE_AA)
+    cv2.ellipse(frame, ((115.0, 115.0), (7.0, 7.0), 0), (0, 130, 130), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
+    assert face is not None and face.value == 2
