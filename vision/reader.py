@@ -103,7 +103,10 @@ BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured 
 # A face of at least this many pips measures its own die when judged against the frame's edge.
 WHOLE_LAYOUT = 4
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
-OVERLAP_SHARE = 0.75  # a body this close to a face read in gray is that die
+# A body this close to a face read in gray (a share of the die side) is that face's die: a top face lies
+# within 0.4 of a side of its body's centre (the body holds the side face and shadow a slanted camera sees),
+# while the next die, side by side, is a whole side away.
+OVERLAP_SHARE = 0.6
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
 # A coloured die read as one of these values is read again on its own body: a two may be one diagonal of a
 # four, five or six whose other pips were faint, a three a six's column, a four a five without its centre.

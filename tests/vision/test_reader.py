@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.body import find_bodies
+from vision.body import Bodies, find_bodies
 from vision.faces import Face
 from vision.profile import CalibrationProfile
 from vision.reader import DEFAULT_PARAMS, PARAM_RANGES, DiceReader
@@ -465,3 +465,17 @@ def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_bo
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
     assert face is not None and face.value == 2
+
+
+def test_a_face_read_on_the_next_die_does_not_stop_a_body_being_read_again():
+    """A five read in gray 0.65 of a die from a blue die's body lies on the die beside it (dice side by side
+    are a side apart), so the blue die, its yellow pips faint in gray, is still read on its own body."""
+    frame = np.full((240, 240, 3), 200, np.uint8)
+    cv2.rectangle(frame, (92, 92), (148, 148), (200, 120, 40), -1)
+    for spot in ((105, 105), (135, 135)):
+        cv2.circle(frame, spot, 5, (0, 130, 130), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    bodies = Bodies(np.array([[120.0, 120.0]]), 56.0, np.array([56.0]))
+    five = Face((0, 1, 2, 3, 4), 5, (120.0 - 0.46 * 56, 120.0 - 0.46 * 56), 56.0, 0.0, 1.0)
+    _, again = DiceReader()._read_bodies_again([five], bodies, gray, frame, 1.0, 56.0)
+    assert [face.value for face in again] == [2]
