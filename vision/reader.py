@@ -29,6 +29,8 @@ How it reads, in order:
    own size, in gray and in the opponent colours a* and b*: pips differ from their face in lightness or in
    hue. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
    evidence of a die. What they add is checked as in step 6.
+9. With a tray region, the regions left unreadable within a die of its edge are read again in the whole
+   frame: the region lies a little inside the tray's walls, and a die against a wall reaches past it.
 """
 
 from __future__ import annotations
@@ -166,6 +168,9 @@ class DiceReader:
             if _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
         dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), die_px * scale)
+        if tray.shape != image.shape:
+            floor = (x0, y0, x0 + tray.shape[1], y0 + tray.shape[0])
+            dice, unreadable = self._read_at_walls(image, floor, dice, unreadable, die_px)
         problem = None if dice or unreadable else "no dice found"
         extras = {"die_px": die_px, "scale": scale, "contrast": spread}
         return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
@@ -201,6 +206,39 @@ class DiceReader:
                 kept = [face for face in faces if id(face) not in replaced]
                 faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
         return faces, scale, work.shape
+
+    def _read_at_walls(
+        self,
+        image: np.ndarray,
+        floor: tuple[int, int, int, int],
+        dice: list[Die],
+        unreadable: list[Region],
+        die_px: float,
+    ) -> tuple[list[Die], list[Region]]:
+        """`dice` and `unreadable` (frame pixels) with the dice against the tray's walls read whole.
+
+        The tray region is measured on the floor a little inside the walls (their shadow darkens its edge),
+        so a die lying against a wall reaches past the region: called cut by its edge, or its pips there
+        missed. In the whole frame it is whole: every unreadable region within a die of the region's edge
+        is read again in a crop of its own (`_read_body`), and kept as a die when its centre lies on the
+        `floor` (x0, y0, x1, y1) and the frame's own edge does not cut it.
+        """
+        height, width = image.shape[:2]
+        x0, y0, x1, y1 = floor
+        gray, kept = None, []
+        for region in unreadable:
+            x, y = region.center
+            at_wall = min(x - x0, y - y0, x1 - 1 - x, y1 - 1 - y) < die_px
+            if not at_wall or min(x, y, width - 1 - x, height - 1 - y) < 0.45 * die_px:
+                kept.append(region)
+                continue
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+            face = self._read_body(gray, image, np.array(region.center), die_px)
+            if face is None or not (x0 <= face.center[0] < x1 and y0 <= face.center[1] < y1):
+                kept.append(region)
+                continue
+            dice.append(Die(face.value, face.center, face.size, face.angle, face.confidence))
+        return sorted(dice, key=lambda die: die.center[0]), kept
 
     def _read_bodies_again(
         self,

@@ -163,6 +163,13 @@ class SimulatedTray(FrameSource):
         ]
         self._pending_motion = 0
 
+    def place(self, dice: Sequence[SimDie]) -> None:
+        """Put exactly these dice at rest where they say, e.g. against the tray's wall (tests and demos)."""
+        if len(dice) != self.dice_count:
+            raise ValueError(f"expected {self.dice_count} dice, got {len(dice)}")
+        self._dice = list(dice)
+        self._pending_motion = 0
+
     # -- layout --------------------------------------------------------------------------------------
 
     def _free_spot(self, taken: list[tuple[float, float]]) -> tuple[float, float]:

@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 
 from vision.body import Bodies, find_bodies
+from vision.calibrate import auto_calibrate
 from vision.faces import Face
 from vision.profile import CalibrationProfile
 from vision.reader import DEFAULT_PARAMS, PARAM_RANGES, DiceReader
 from vision.reading import Reading
+from vision.simtray import SimDie, SimulatedTray
 
 PIP_SPOTS = {
     1: [(0, 0)],
@@ -479,3 +481,23 @@ def test_a_face_read_on_the_next_die_does_not_stop_a_body_being_read_again():
     five = Face((0, 1, 2, 3, 4), 5, (120.0 - 0.46 * 56, 120.0 - 0.46 * 56), 56.0, 0.0, 1.0)
     _, again = DiceReader()._read_bodies_again([five], bodies, gray, frame, 1.0, 56.0)
     assert [face.value for face in again] == [2]
+
+
+def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray():
+    """The calibrated tray lies a little inside the walls (their shadow darkens the floor's edge), so a
+    die against a wall reaches past it: it is read whole in the frame, not called cut or unreadable."""
+    tray = SimulatedTray(640, 480, 5, 1)
+    tray.open()
+    frames = []
+    for _ in range(5):
+        tray.roll([])
+        frames += [tray.read() for _ in range(tray.moving_frames + 1)][-1:]
+    profile, _ = auto_calibrate(frames, CalibrationProfile())
+    assert profile.tray is not None
+    left, top, right, bottom = np.array(tray.tray) * [640, 480, 640, 480]
+    half = tray.die_px / 2 + 1  # touching the wall
+    walls = [(3, (left + half, 240.0)), (5, (320.0, top + half)), (2, (right - half, 300.0))]
+    tray.place([SimDie(v, at, 0.0) for v, at in walls + [(6, (250.0, bottom - half)), (4, (400.0, 240.0))]])
+    reading = DiceReader(profile).read(tray.read())
+    assert reading.values == tray.values
+    assert not reading.unreadable

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.simtray import SimulatedTray
+from vision.simtray import SimDie, SimulatedTray
 from vision.sources import FrameSource
 
 
@@ -98,6 +98,17 @@ def test_set_values_and_bad_input():
         tray.roll(held=[5])
     with pytest.raises(ValueError, match="1 to 6 dice"):
         SimulatedTray(dice_count=7)
+    with pytest.raises(ValueError, match="expected 5 dice"):
+        tray.place([SimDie(1, (100.0, 100.0), 0.0)])
+
+
+def test_placed_dice_lie_where_they_are_put():
+    tray = SimulatedTray(seed=2)
+    tray.open()
+    spots = [(100.0 + 100 * i, 200.0 + 20 * i) for i in range(5)]
+    tray.place([SimDie(value, spot, 0.0) for value, spot in zip([3, 1, 4, 1, 5], spots, strict=True)])
+    assert tray.values == [3, 1, 4, 1, 5] and not tray.moving
+    assert [die.center for die in tray.dice] == spots
 
 
 def test_dark_dice_with_light_pips():
