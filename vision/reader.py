@@ -29,8 +29,9 @@ How it reads, in order:
    own size, in gray and in the opponent colours a* and b*: pips differ from their face in lightness or in
    hue. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
    evidence of a die. What they add is checked as in step 6.
-9. With a tray region, the regions left unreadable within a die of its edge are read again in the whole
-   frame: the region lies a little inside the tray's walls, and a die against a wall reaches past it.
+9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
+   smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
+   walls, and a die against a wall reaches past it.
 """
 
 from __future__ import annotations
@@ -92,6 +93,13 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is more than pixel noise
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
+# A die read this close to the tray region's edge (in dice) may have pips past it (`_read_at_walls`): its
+# pips reach half a side from its centre, and the pips left inside the region lie up to 0.3 of a side inward.
+WALL_REACH = 0.8
+# What is left of a die cut at a straight edge reads as a one, or as a two (a four's side) or a three (a six's
+# column) smaller than a die: such a layout spans 0.7 to 0.75 of a whole face's.
+MAX_LEFTOVER = 3
+LEFTOVER_SIZE = 0.85
 MAX_DIE_SHARE = 0.4
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
@@ -218,27 +226,38 @@ class DiceReader:
         """`dice` and `unreadable` (frame pixels) with the dice against the tray's walls read whole.
 
         The tray region is measured on the floor a little inside the walls (their shadow darkens its edge),
-        so a die lying against a wall reaches past the region: called cut by its edge, or its pips there
-        missed. In the whole frame it is whole: every unreadable region within a die of the region's edge
-        is read again in a crop of its own (`_read_body`), and kept as a die when its centre lies on the
-        `floor` (x0, y0, x1, y1) and the frame's own edge does not cut it.
+        so a die lying against a wall reaches past the region: called cut by its edge, or read from the
+        pips left inside it (a six's column as a three). In the whole frame it is whole, so it is read again
+        in a crop of its own (`_read_body`): every unreadable region within a die of the region's edge, and
+        every die whose pips may reach past it (`WALL_REACH`). What is read there replaces a region, or a
+        die read lower, when its centre lies on the `floor` (x0, y0, x1, y1) and the frame's own edge does
+        not cut it.
         """
         height, width = image.shape[:2]
         x0, y0, x1, y1 = floor
-        gray, kept = None, []
-        for region in unreadable:
-            x, y = region.center
-            at_wall = min(x - x0, y - y0, x1 - 1 - x, y1 - 1 - y) < die_px
+        gray = None
+
+        def read_again(center: tuple[float, float], reach: float) -> Die | None:
+            nonlocal gray
+            x, y = center
+            at_wall = min(x - x0, y - y0, x1 - 1 - x, y1 - 1 - y) < reach * die_px
             if not at_wall or min(x, y, width - 1 - x, height - 1 - y) < 0.45 * die_px:
-                kept.append(region)
-                continue
+                return None
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-            face = self._read_body(gray, image, np.array(region.center), die_px)
+            face = self._read_body(gray, image, np.array(center), die_px)
             if face is None or not (x0 <= face.center[0] < x1 and y0 <= face.center[1] < y1):
-                kept.append(region)
-                continue
-            dice.append(Die(face.value, face.center, face.size, face.angle, face.confidence))
-        return sorted(dice, key=lambda die: die.center[0]), kept
+                return None
+            return Die(face.value, face.center, face.size, face.angle, face.confidence)
+
+        kept, found = [], []
+        for region in unreadable:
+            whole = read_again(region.center, 1.0)
+            (found if whole is not None else kept).append(whole or region)
+        for die in dice:
+            leftover = die.value == 1 or (die.value <= MAX_LEFTOVER and die.size < LEFTOVER_SIZE * die_px)
+            whole = read_again(die.center, WALL_REACH) if leftover else None
+            found.append(whole if whole is not None and whole.value > die.value else die)
+        return sorted(found, key=lambda die: die.center[0]), kept
 
     def _read_bodies_again(
         self,

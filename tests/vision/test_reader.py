@@ -483,10 +483,12 @@ def test_a_face_read_on_the_next_die_does_not_stop_a_body_being_read_again():
     assert [face.value for face in again] == [2]
 
 
-def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray():
+@pytest.mark.parametrize(("seed", "value", "angle"), [(1, 6, 0.0), (3, 4, 30.0), (5, 6, 30.0)])
+def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray(seed, value, angle):
     """The calibrated tray lies a little inside the walls (their shadow darkens the floor's edge), so a
-    die against a wall reaches past it: it is read whole in the frame, not called cut or unreadable."""
-    tray = SimulatedTray(640, 480, 5, 1)
+    die against a wall reaches past it: it is read whole in the frame, not called cut, and not read from
+    the pips left inside the tray (a four's side as a two, a six's column as a three)."""
+    tray = SimulatedTray(640, 480, 5, seed)
     tray.open()
     frames = []
     for _ in range(5):
@@ -496,8 +498,8 @@ def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray():
     assert profile.tray is not None
     left, top, right, bottom = np.array(tray.tray) * [640, 480, 640, 480]
     half = tray.die_px / 2 + 1  # touching the wall
-    walls = [(3, (left + half, 240.0)), (5, (320.0, top + half)), (2, (right - half, 300.0))]
-    tray.place([SimDie(v, at, 0.0) for v, at in walls + [(6, (250.0, bottom - half)), (4, (400.0, 240.0))]])
+    walls = [(left + half, 240.0), (320.0, top + half), (right - half, 300.0), (250.0, bottom - half)]
+    tray.place([SimDie(value, at, angle) for at in walls] + [SimDie(1, (400.0, 240.0), 0.0)])
     reading = DiceReader(profile).read(tray.read())
     assert reading.values == tray.values
     assert not reading.unreadable
