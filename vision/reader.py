@@ -93,13 +93,6 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is more than pixel noise
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
-# A die read this close to the tray region's edge (in dice) may have pips past it (`_read_at_walls`): its
-# pips reach half a side from its centre, and the pips left inside the region lie up to 0.3 of a side inward.
-WALL_REACH = 0.8
-# What is left of a die cut at a straight edge reads as a one, or as a two (a four's side) or a three (a six's
-# column) smaller than a die: such a layout spans 0.7 to 0.75 of a whole face's.
-MAX_LEFTOVER = 3
-LEFTOVER_SIZE = 0.85
 MAX_DIE_SHARE = 0.4
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
@@ -110,8 +103,17 @@ COLOUR_SPREAD = 40
 CHROMA_RING_SHARE = 0.35
 CHROMA_SHARE = 0.03
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
-# A face of at least this many pips measures its own die when judged against the frame's edge.
+# A die whose centre is closer than this share of its square to the frame's edge is cut by it; a face of at
+# least WHOLE_LAYOUT pips measures its own square, others the frame's die size (`_to_frame`).
+CUT_SHARE = 0.45
 WHOLE_LAYOUT = 4
+# A die read this close to the tray region's edge (in dice) may have pips past it (`_read_at_walls`): its
+# pips reach half a side from its centre, and the pips left inside the region lie up to 0.3 of a side inward.
+WALL_REACH = 0.8
+# What is left of a die cut at a straight edge reads as a one, or as a two (a four's side) or a three (a six's
+# column) smaller than a die: such a layout spans 0.7 to 0.75 of a whole face's.
+MAX_LEFTOVER = 3
+LEFTOVER_SIZE = 0.85
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
 # A body this close to a face read in gray (a share of the die side) is that face's die: a top face lies
 # within 0.4 of a side of its body's centre (the body holds the side face and shadow a slanted camera sees),
@@ -241,7 +243,7 @@ class DiceReader:
             nonlocal gray
             x, y = center
             at_wall = min(x - x0, y - y0, x1 - 1 - x, y1 - 1 - y) < reach * die_px
-            if not at_wall or min(x, y, width - 1 - x, height - 1 - y) < 0.45 * die_px:
+            if not at_wall or min(x, y, width - 1 - x, height - 1 - y) < CUT_SHARE * die_px:
                 return None
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
             face = self._read_body(gray, image, np.array(center), die_px)
@@ -252,7 +254,10 @@ class DiceReader:
         kept, found = [], []
         for region in unreadable:
             whole = read_again(region.center, 1.0)
-            (found if whole is not None else kept).append(whole or region)
+            if whole is None:
+                kept.append(region)
+            else:
+                found.append(whole)
         for die in dice:
             leftover = die.value == 1 or (die.value <= MAX_LEFTOVER and die.size < LEFTOVER_SIZE * die_px)
             whole = read_again(die.center, WALL_REACH) if leftover else None
@@ -578,12 +583,12 @@ def _to_frame(
     dice, unreadable = [], []
     for face in faces:
         x, y = face.center
-        half = (face.size if (face.value or 0) >= WHOLE_LAYOUT else max(face.size, die_work)) / 2
+        square = face.size if (face.value or 0) >= WHOLE_LAYOUT else max(face.size, die_work)
         center = ((x / scale) + offset[0], (y / scale) + offset[1])
         size = face.size / scale
         if face.value is None:
             unreadable.append(Region(center, size, "pips do not form a die face"))
-        elif min(x, y, width - 1 - x, height - 1 - y) < half * 0.9:
+        elif min(x, y, width - 1 - x, height - 1 - y) < CUT_SHARE * square:
             unreadable.append(Region(center, size, "cut by the frame edge"))
         else:
             dice.append(Die(face.value, center, size, face.angle, face.confidence))
