@@ -63,8 +63,10 @@ DEFAULT_PARAMS: dict[str, float] = {
     "pip_roundness": 0.55,
     # Least share of its moment ellipse a pip covers: a pip is a solid disc, a glyph on a key is strokes.
     "pip_fill": 0.85,
-    # Furthest two pips of one face may be apart, as a share of the die side (the diagonal of a 2 is 0.71).
-    "link_distance": 0.85,
+    # Furthest two pips of one face may be apart, as a share of the die side: a two's diagonal is 0.71 on the
+    # standard layout and 0.85 with corner pips a fifth in from the edges, and a die size measured from other
+    # faces' layouts (their side faces, in a slanted view) may be a few percent short of it.
+    "link_distance": 0.88,
     # Largest size ratio of two pips on one face: a die's pips are one size (a one's may be larger, and is
     # alone), so a fleck or a glint half again smaller beside a one does not make it a two.
     "size_ratio": 1.55,

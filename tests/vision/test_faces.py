@@ -69,6 +69,15 @@ def test_a_two_with_pips_set_well_in_from_the_edges_is_a_two():
     ) == [2]
 
 
+def test_a_two_with_pips_near_the_corners_of_a_die_measured_a_little_small_is_a_two():
+    """Corner pips a fifth in from the edges: the diagonal is 0.85 of the side, and the side measured from the
+    frame's other faces may be 3% short (matteop65 two_29: two pips 36 px apart on a die measured 41.9)."""
+    half_diagonal = 0.85 * 40.0 * 1.03 / 2 / np.sqrt(2)
+    assert read(
+        pips_at([(60 - half_diagonal, 60 - half_diagonal), (60 + half_diagonal, 60 + half_diagonal)])
+    ) == [2]
+
+
 def test_two_neighbouring_pips_of_a_six_are_not_a_two():
     step = 0.27 * 40.0  # one pip to the next down a column of a six
     assert 2 not in read(pips_at([(60, 60), (60, 60 + step)]))
