@@ -51,6 +51,9 @@ MAX_LAYOUT_SHARE = 1.8
 # pip of a side face beside it can pass the distance fingerprint of a five, but not this.
 SYMMETRY_TOLERANCE = 0.15  # largest miss of a pip's mirror image, as a share of the layout's span
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
+# A die's top face lies within 0.4 of a side of its body's centre, and its side face (a slanted camera sees
+# one) on the other side of that centre; the next die's face is about a side away.
+FOCUS_SHARE = 0.6
 # A four seen at a slant is squashed as much as its pips are (both are the same perspective); two rows of a
 # six (the third cut off by the frame's edge, or missed) are squashed to half with round pips. The share
 # their squashes may differ by: about twice what pixel noise does to the roundness of small pips.
@@ -97,8 +100,19 @@ class Face:
     group: tuple[int, ...] = ()
 
 
-def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> list[Face]:
-    """Every top face found among `pips`, readable or not (value None); `die_px` is the expected die side."""
+def group_faces(
+    pips: Pips,
+    gray: np.ndarray,
+    die_px: float,
+    params: dict[str, float],
+    focus: tuple[float, float] | None = None,
+) -> list[Face]:
+    """Every top face found among `pips`, readable or not (value None); `die_px` is the expected die side.
+
+    With a `focus` (the centre of one die's body, read in a crop of its own), only faces within
+    `FOCUS_SHARE` of a die of it are that die's: a neighbour's face in the crop, a die side away, must not
+    pass the die's own face off as a side face or a piece of itself.
+    """
     if len(pips) == 0:
         return []
     groups = _connected(len(pips), _links(pips, gray, die_px, params))
@@ -107,6 +121,8 @@ def group_faces(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, f
         faces.extend(
             replace(face, group=tuple(group)) for face in _judge(np.array(group), pips, die_px, params)
         )
+    if focus is not None:
+        faces = [face for face in faces if _gap(face.center, focus) <= FOCUS_SHARE * die_px]
     return _merge_overlaps(_drop_side_faces(faces, pips, die_px), pips, die_px, params)
 
 
@@ -120,7 +136,7 @@ def _merge_overlaps(faces: list[Face], pips: Pips, die_px: float, params: dict[s
     readable = sorted((face for face in faces if face.value is not None), key=lambda face: -face.value)
     kept: list[Face] = []
     for face in readable:
-        clash = next((other for other in kept if _gap(face, other) < OVERLAP * die_px), None)
+        clash = next((other for other in kept if _gap(face.center, other.center) < OVERLAP * die_px), None)
         if clash is None:
             kept.append(face)
             continue
@@ -130,8 +146,8 @@ def _merge_overlaps(faces: list[Face], pips: Pips, die_px: float, params: dict[s
     return kept + [face for face in faces if face.value is None]
 
 
-def _gap(first: Face, second: Face) -> float:
-    return float(np.hypot(first.center[0] - second.center[0], first.center[1] - second.center[1]))
+def _gap(first: tuple[float, float], second: tuple[float, float]) -> float:
+    return float(np.hypot(first[0] - second[0], first[1] - second[1]))
 
 
 def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]:
@@ -363,7 +379,7 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
         for face in faces:
             if face.value is None:
                 continue
-            gaps = [_gap(face, die[0]) for die in dice[:seen]]
+            gaps = [_gap(face.center, die[0].center) for die in dice[:seen]]
             nearest = int(np.argmin(gaps)) if gaps else -1
             if nearest < 0 or gaps[nearest] >= OVERLAP * die_px:
                 dice.append([face])
@@ -371,4 +387,6 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
                 dice[nearest].append(face)
     chosen = [max(die, key=lambda face: (face.value, face.confidence)) for die in dice]
     unread = [face for face in readings[0] if face.value is None]
-    return chosen + [face for face in unread if all(_gap(face, die) >= OVERLAP * die_px for die in chosen)]
+    return chosen + [
+        face for face in unread if all(_gap(face.center, die.center) >= OVERLAP * die_px for die in chosen)
+    ]

@@ -26,9 +26,11 @@ How it reads, in order:
    looks at a slant), the lower one is a side face however it is lit.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    read as a two, three or four (faces read low when pips are faint), are read again, each in a crop at its
-   own size, in gray and in the opponent colours a* and b*: pips differ from their face in lightness or in
-   hue. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
-   evidence of a die. What they add is checked as in step 6.
+   own size, in gray, in red and in the opponent colours a* and b*: pips differ from their face in lightness
+   or in hue, and red pips, the commonest coloured ones, are bright in red at nearly full resolution. Only
+   faces near the body's centre are its die's: a neighbour's face in the crop must not pass the die's own
+   for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1):
+   the body is evidence of a die. What they add is checked as in step 6.
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -316,23 +318,28 @@ class DiceReader:
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
         """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
 
-        The body is read in lightness and in the two opponent colours (`_opponent_channels`): a body
-        nothing was read on in gray is often a die whose pips differ from it in hue alone.
+        The body is read in lightness, in red and in the two opponent colours (`_opponent_channels`): a
+        body nothing was read on in gray is often a die whose pips differ from it in hue alone. Red pips on
+        a dark or blue die, a few pixels wide, are bright in red, which carries lightness's resolution,
+        while JPEG smears them into the face in a*. Red is read with the opponent colours' looser pip sizes
+        (its colour part is at half resolution too). Only faces near the body's centre (`group_faces`'
+        focus) are read, so the next die in the crop cannot pass this one's face for a side face of its own.
         """
         height, width = gray.shape
         half = int(side)
         x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
         local = min(2.0, WORK_DIE_PX / side)
+        focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         readings = []
-        crops = [(gray[y0:y1, x0:x1], self.body_params)]
+        crops = [(gray[y0:y1, x0:x1], self.body_params), (tray[y0:y1, x0:x1, 2], self.chroma_params)]
         crops += [(channel, self.chroma_params) for channel in _opponent_channels(tray[y0:y1, x0:x1])]
         for crop, params in crops:
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
                 threshold = self.params["pip_contrast"] * spread
-                readings.append(self._faces(work, side * local, threshold, params))
+                readings.append(self._faces(work, side * local, threshold, params, focus))
         best = None
         for face in vote(readings, side * local) if readings else []:
             at = (face.center[0] / local + x0, face.center[1] / local + y0)
@@ -415,8 +422,14 @@ class DiceReader:
         return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
 
     def _faces(
-        self, work: np.ndarray, die_px: float, threshold: float, params: dict[str, float] | None = None
+        self,
+        work: np.ndarray,
+        die_px: float,
+        threshold: float,
+        params: dict[str, float] | None = None,
+        focus: tuple[float, float] | None = None,
     ) -> list[Face]:
+        """The faces read in one channel (`work`, a die `die_px` wide); with a `focus`, of the die there."""
         params = params or self.params
         pip = die_px * params["pip_size"]
         pips = find_pips(
@@ -428,11 +441,11 @@ class DiceReader:
             params["pip_roundness"],
             params["pip_fill"],
         )
-        faces = group_faces(pips, work, die_px, params)
+        faces = group_faces(pips, work, die_px, params, focus)
         # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.
         measured = [face.size for face in faces if face.value is not None and face.value >= 3]
         if measured and abs(median(measured) / die_px - 1.0) > 0.1:
-            faces = group_faces(pips, work, median(measured), params)
+            faces = group_faces(pips, work, median(measured), params, focus)
         return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(

@@ -78,6 +78,17 @@ def test_a_two_with_pips_near_the_corners_of_a_die_measured_a_little_small_is_a_
     ) == [2]
 
 
+def test_a_rounder_face_of_the_next_die_does_not_drop_the_focused_die_s_face():
+    """Reading one die's body: a five of flatter pips (smoky plastic blurs them) at the focus, and the next
+    die's one, rounder, a die side to its right. Without a focus the five passes for the one's side face."""
+    step = 0.27 * 40.0
+    five = [(60 + dx * step, 60 + dy * step) for dx, dy in [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]]
+    pips = pips_at([*five, (60 + 40.0, 60)], roundness=[0.6] * 5 + [0.95])
+    gray = np.full(pips.labels.shape, 220, np.uint8)
+    assert [face.value for face in group_faces(pips, gray, 40.0, DEFAULT_PARAMS)] == [1]
+    assert [face.value for face in group_faces(pips, gray, 40.0, DEFAULT_PARAMS, focus=(60.0, 60.0))] == [5]
+
+
 def test_two_neighbouring_pips_of_a_six_are_not_a_two():
     step = 0.27 * 40.0  # one pip to the next down a column of a six
     assert 2 not in read(pips_at([(60, 60), (60, 60 + step)]))

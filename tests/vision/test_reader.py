@@ -255,6 +255,30 @@ def test_dark_red_pips_on_a_black_die_are_read_in_a_star(value):
     assert sorted(reading.values) == sorted([3, 5, 6, 4, value])
 
 
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_small_red_pips_on_a_marbled_dark_die_are_read_in_red(value):
+    """A smoky die with swirls of blue and purple and red pips a few pixels wide, saved as JPEG: in gray the
+    pips barely outshine the swirls, and in a* JPEG's half-resolution colour smears them into the swirls'
+    hue. Red has them bright on a dark die at nearly full resolution."""
+    frame, _ = draw_dice([3, 5, 6, 4], die=44, face=225, pip=30, floor=(185, 190, 195))
+    centre, die, turn = np.array([320.0, 380.0]), 34, np.deg2rad(20)
+    body = np.zeros(frame.shape[:2], np.uint8)
+    corners = np.intp(np.round(cv2.boxPoints(((320.0, 380.0), (die, die), 20))))
+    cv2.fillConvexPoly(body, corners, 255, cv2.LINE_AA)
+    swirls = cv2.GaussianBlur(np.random.default_rng(3).normal(0, 1, body.shape).astype(np.float32), (0, 0), 3)
+    shades = (swirls / swirls.std())[..., None] * np.float32((30, 10, 20))
+    marble = np.clip(np.float32((50, 40, 40)) + shades, 0, 255)
+    alpha = (body / 255.0)[..., None]
+    frame = (frame * (1 - alpha) + marble * alpha).astype(np.uint8)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    for spot in PIP_SPOTS[value]:
+        x, y = centre + rotation @ (np.array(spot) * die * 0.27)
+        cv2.circle(frame, (int(round(x)), int(round(y))), 2, (40, 40, 140), -1, cv2.LINE_AA)
+    _, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    reading = DiceReader().read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    assert sorted(reading.values) == sorted([3, 5, 6, 4, value])
+
+
 def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips():
     """A blue five whose three other pips were faint reads as a two; its body, read again on its own, shows
     all five. A real two read again shows no more pips and stays; a white die is not read again at all
