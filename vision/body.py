@@ -32,6 +32,11 @@ TEXTURE_FLOOR = 3.0
 # A die has an edge: across its border the colour steps by at least this share of how far its body differs
 # from the surface estimate. Shading that fades in (a vignetted corner, a soft shadow) has no such step.
 EDGE_SHARE = 0.3
+# ... or, within its blob, its colour climbs from the surface's by at least this share of its contrast per
+# pixel of the shrunken copy (where a die is a few pixels wide) along a tenth of the blob and its border:
+# dice measured 0.5 or more on both photo sets, a soft shadow half a die wide 0.4, wider shading less.
+EDGE_GRADIENT = 0.45
+STEEP_PERCENTILE = 90
 # Dice that touch make one blob. When at least MIN_ALIKE blobs are single dice (compact), their median area
 # is a die's, and a blob of more than one and a half times that, up to a heap of twelve, is split into as
 # many dice as its area holds (rounded). A lone blob is no measure: a die seen at a slant, its side face and
@@ -136,7 +141,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     if count <= 1 or not compact.any():
         return None
     for index in np.flatnonzero(compact):
-        compact[index] = _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1])
+        compact[index] = _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1])
     if not compact.any():
         return None
     single = compact.copy()
@@ -146,7 +151,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         heaps = inside & (area >= SPLIT_AREAS[0] * typical) & (area <= SPLIT_AREAS[1] * typical)
         heaps &= area >= HEAP_FILL * width * height
         for index in np.flatnonzero(heaps):
-            if compact[index] or _has_edge(lab, surface, labels, int(index) + 1, stats[index + 1]):
+            if compact[index] or _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1]):
                 single[index] = False
                 dice = int(round(area[index] / typical))
                 centers = np.vstack([centers, _split(labels == index + 1, dice)])
@@ -166,11 +171,21 @@ def _split(blob: np.ndarray, count: int) -> np.ndarray:
     return centers.astype(np.float64)
 
 
-def _has_edge(lab: np.ndarray, surface: np.ndarray, labels: np.ndarray, label: int, box: np.ndarray) -> bool:
+def _has_edge(
+    lab: np.ndarray,
+    surface: np.ndarray,
+    distance: np.ndarray,
+    labels: np.ndarray,
+    label: int,
+    box: np.ndarray,
+) -> bool:
     """Does blob `label` change sharply at its border, as a die does, rather than fade into the surface?
 
     The pixels just inside the blob's border are compared with those just outside: across a die's edge they
     differ by most of the die's contrast, across shading (a vignetted corner, a soft shadow) by a little.
+    A die's own shadow or the glow of a translucent die may join its blob and fade out, so the blob's border
+    lies in the fade; the die's edge is then within the blob, where its distance from the surface
+    (`distance`) climbs steeply (`EDGE_GRADIENT`), while shading climbs gently all the way.
     """
     left, top, width, height = (int(value) for value in box[:4])
     x0, y0 = max(0, left - 1), max(0, top - 1)
@@ -183,7 +198,13 @@ def _has_edge(lab: np.ndarray, surface: np.ndarray, labels: np.ndarray, label: i
     inside, across, beyond = (_mean_lab(patch, band) for band in (blob, inner, outer))
     from_surface = _mean_lab(surface[y0:y1, x0:x1], blob)
     step = float(_distance(across[None, :], beyond[None, :])[0])
-    return step >= EDGE_SHARE * float(_distance(inside[None, :], from_surface[None, :])[0])
+    contrast = float(_distance(inside[None, :], from_surface[None, :])[0])
+    if step >= EDGE_SHARE * contrast:
+        return True
+    rise = distance[y0:y1, x0:x1]
+    slope = np.hypot(cv2.Sobel(rise, cv2.CV_32F, 1, 0), cv2.Sobel(rise, cv2.CV_32F, 0, 1)) / 8.0
+    steep = float(np.percentile(slope[cv2.dilate(blob, square) > 0], STEEP_PERCENTILE))
+    return steep >= EDGE_GRADIENT * float(cv2.mean(rise, blob)[0])
 
 
 def _mean_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -43,6 +43,21 @@ def test_soft_shading_of_the_tray_is_not_a_body():
     assert find_bodies(frame).count == 3
 
 
+def test_a_dark_die_whose_soft_shadow_joins_its_blob_is_a_body():
+    """A smoky die on a pale table casts a soft shadow (or glows) around it: the blob takes in the fade, so
+    its border crosses no step, but the die's own edge inside the blob does."""
+    frame, _ = felt_with_dice(die=30)
+    frame = np.clip(frame.astype(np.float32) + 90, 0, 255)  # a pale gray table
+    die = np.zeros(frame.shape[:2], np.float32)
+    cv2.rectangle(die, (305, 385), (335, 415), 1.0, -1)
+    shadow = cv2.GaussianBlur(die, (0, 0), 5)
+    frame *= 1 - 0.5 * (shadow / shadow.max())[..., None]
+    frame[die > 0] = (45, 40, 40)
+    bodies = find_bodies(frame.astype(np.uint8))
+    assert bodies.count == 4
+    assert np.hypot(*(bodies.centers - (320, 400)).T).min() < 6
+
+
 def test_dice_that_touch_are_split_into_one_body_each():
     """Three dice lie apart, so a die's area is known; two more touch corner to corner and a tray's rim runs
     round the frame. The pair is one blob twice a die's area: two bodies, each at its die. The rim is a thin
