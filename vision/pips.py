@@ -87,12 +87,14 @@ def find_pips(
     min_roundness: float,
     min_fill: float = 0.0,
     cores: bool = True,
+    glare: bool = False,
 ) -> Pips:
     """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed.
 
     `min_fill` is the least share of its moment ellipse a blob must cover: a pip is a solid disc (about 1),
     while a letter or an arrow on a key is strokes around holes and covers much less. `cores=False` skips
-    the second cut (enough to measure pip sizes, and half the work).
+    the second cut (enough to measure pip sizes, and half the work). `glare=True` lets a lone pip's face
+    be judged without the blobs of its polarity beside it too (`_check_rings`): for a die body's lightness.
     """
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     # The peak is the strongest response within a square a third of the kernel wide: a square (unlike a
@@ -132,7 +134,7 @@ def find_pips(
         spread=zeros,
         labels=labels,
     )
-    return _check_rings(pips, gray, kept.level, threshold)
+    return _check_rings(pips, gray, kept.level, threshold, glare)
 
 
 def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark) -> _Blobs:
@@ -256,40 +258,46 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark) -> _Blo
     return _Blobs(mx, my, diameter, roundness, np.full(ids.size, dark), label, level, fill, label)
 
 
-def _check_rings(pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold: float) -> Pips:
+def _check_rings(
+    pips: Pips, gray: np.ndarray, pip_level: np.ndarray, threshold: float, glare: bool = False
+) -> Pips:
     """Keep pips whose surrounding ring is face: clearly lighter (or darker) and not cluttered.
 
     Ring pixels that fall on other blobs (a neighbouring pip of a six) are ignored rather than counted
-    against the pip. The wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1.
+    against the pip. The wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1;
+    in it, blobs of the pip's polarity that are no pips (flecks, clutter) count as uneven. With `glare`,
+    the wider ring is also judged without them, and the evener of the two counts: on a glossy die the
+    window's reflection is a light streak beside its light pip, which is no sign that the pip is a speck.
     """
     if len(pips) == 0:
         return pips
     height, width = gray.shape
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
+    layout_pips = np.concatenate((pips.label, pips.parent))
+    # (radius factor, whether blobs that are no pips are read as face) per ring: the near ring first.
+    rings = [(NEAR_RING, False), (FAR_RING, True)] + ([(FAR_RING, False)] if glare else [])
     faces, spreads, valid_share = [], [], []
-    other_pips = np.concatenate((pips.label, pips.parent))
-    for factor in (NEAR_RING, FAR_RING):
+    for factor, blobs_are_face in rings:
         radius = (major * factor + 1.0)[:, None]
         xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
         ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
         values = gray[ys, xs].astype(np.float64)
         found = pips.labels[ys, xs]
         usable = np.where(pips.dark[:, None], found <= 0, found >= 0)
-        if factor == FAR_RING:
-            # The wider ring judges whether a lone pip sits on a clean face: only the pips of a layout are
-            # left out of it, and blobs of its polarity that are no pips (flecks, clutter) count as uneven.
-            usable |= ~np.isin(found, other_pips)
+        if blobs_are_face:
+            usable |= ~np.isin(found, layout_pips)
         low, middle, high = _row_quantiles(values, usable, (0.1, 0.5, 0.9))
         faces.append(middle)
         spreads.append(high - low)
         valid_share.append(usable.mean(axis=1))
     face = faces[0]
     contrast = np.where(pips.dark, face - pip_level, pip_level - face)
+    spread_far = np.full(len(pips), 9.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         spread_near = spreads[0] / contrast
-        spread_far = np.where(
-            valid_share[1] >= 0.6, np.maximum(spreads[1], np.abs(faces[1] - face)) / contrast, 9.0
-        )
+        for ring in range(1, len(rings)):
+            uneven = np.maximum(spreads[ring], np.abs(faces[ring] - face)) / contrast
+            spread_far = np.fmin(spread_far, np.where(valid_share[ring] >= 0.6, uneven, 9.0))
     keep = (valid_share[0] >= 0.5) & (contrast >= threshold) & (spread_near <= 1.0)
     keep &= np.isfinite(face)
     measured = replace(

@@ -30,7 +30,8 @@ How it reads, in order:
    or in hue, and red pips, the commonest coloured ones, are bright in red at nearly full resolution. Only
    faces near the body's centre are its die's: a neighbour's face in the crop must not pass the die's own
    for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1):
-   the body is evidence of a die. What they add is checked as in step 6.
+   the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die reflects
+   the window), which is no sign of clutter. What they add is checked as in step 6.
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -324,6 +325,8 @@ class DiceReader:
         while JPEG smears them into the face in a*. Red is read with the opponent colours' looser pip sizes
         (its colour part is at half resolution too). Only faces near the body's centre (`group_faces`'
         focus) are read, so the next die in the crop cannot pass this one's face for a side face of its own.
+        In gray, a lone pip's face is also judged without the light blobs beside it (`find_pips`' glare): a
+        glossy die's reflection of the window is one, and reflections are white, so not in the colours.
         """
         height, width = gray.shape
         half = int(side)
@@ -332,14 +335,19 @@ class DiceReader:
         local = min(2.0, WORK_DIE_PX / side)
         focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         readings = []
-        crops = [(gray[y0:y1, x0:x1], self.body_params), (tray[y0:y1, x0:x1, 2], self.chroma_params)]
-        crops += [(channel, self.chroma_params) for channel in _opponent_channels(tray[y0:y1, x0:x1])]
-        for crop, params in crops:
+        # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
+        # reflection is white, while in the colour channels a bright blob beside it is the die's swirl)
+        crops = [
+            (gray[y0:y1, x0:x1], self.body_params, True),
+            (tray[y0:y1, x0:x1, 2], self.chroma_params, False),
+        ]
+        crops += [(channel, self.chroma_params, False) for channel in _opponent_channels(tray[y0:y1, x0:x1])]
+        for crop, params, glare in crops:
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
                 threshold = self.params["pip_contrast"] * spread
-                readings.append(self._faces(work, side * local, threshold, params, focus))
+                readings.append(self._faces(work, side * local, threshold, params, focus, glare))
         best = None
         for face in vote(readings, side * local) if readings else []:
             at = (face.center[0] / local + x0, face.center[1] / local + y0)
@@ -428,8 +436,12 @@ class DiceReader:
         threshold: float,
         params: dict[str, float] | None = None,
         focus: tuple[float, float] | None = None,
+        glare: bool = False,
     ) -> list[Face]:
-        """The faces read in one channel (`work`, a die `die_px` wide); with a `focus`, of the die there."""
+        """The faces read in one channel (`work`, a die `die_px` wide); with a `focus`, of the die there.
+
+        `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
+        """
         params = params or self.params
         pip = die_px * params["pip_size"]
         pips = find_pips(
@@ -440,6 +452,7 @@ class DiceReader:
             self.profile.pip_polarity,
             params["pip_roundness"],
             params["pip_fill"],
+            glare=glare,
         )
         faces = group_faces(pips, work, die_px, params, focus)
         # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.

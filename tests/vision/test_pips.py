@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.frames import resize
-from vision.pips import _stats
+from vision.pips import _stats, find_pips
 
 
 @pytest.mark.parametrize("density", [0.02, 0.2, 0.6])
@@ -36,3 +36,17 @@ def test_shrinking_by_an_odd_factor_averages_pixels_rather_than_picking_them(sca
     shrunk = resize(stripes, scale)
     assert shrunk.shape == (round(shape[0] * scale), round(shape[1] * scale))
     assert np.abs(shrunk[2:-2, 2:-2].astype(int) - 100).max() <= 10
+
+
+def test_glare_beside_a_lone_pip_leaves_its_face_even_only_when_asked():
+    """A light arc beside a light pip, on a dark face: a blob of the pip's polarity on its wider ring. As
+    clutter it makes the face uneven; as glare (`glare=True`) the ring is also judged without it."""
+    face = np.full((120, 120), 40, np.uint8)
+    cv2.circle(face, (60, 60), 7, 230, -1, cv2.LINE_AA)
+    cv2.ellipse(face, (60, 60), (19, 19), 0, -70, 10, 200, 3, cv2.LINE_AA)
+    spreads = []
+    for glare in (False, True):
+        pips = find_pips(face, 31, (3.4, 16.8), 25.0, "any", 0.55, 0.85, glare=glare)
+        (index,) = np.flatnonzero(np.hypot(pips.x - 60, pips.y - 60) < 2)
+        spreads.append(float(pips.spread[index]))
+    assert spreads[1] < 0.3 < spreads[0]

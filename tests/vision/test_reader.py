@@ -481,6 +481,19 @@ def test_a_lone_pip_on_a_die_body_may_sit_on_a_two_tone_face():
     assert not any(abs(face.center[1] - centre[1]) < 10 for face in strict if face.value == 1)
 
 
+def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its_pip():
+    """A red glossy die showing 1, a light arc of reflected window beside its white pip: in lightness the
+    arc is a blob of the pip's polarity on the ring of face around it, which made the face look uneven."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (72, 72), (128, 128), (30, 30, 170), -1)
+    cv2.circle(frame, (100, 100), 6, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.ellipse(frame, (100, 100), (17, 17), 0, -70, 10, (210, 210, 230), 3, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
+    assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
+
+
 def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_body():
     """Yellow pips on a blue die, as bright as it in gray: in b* they stand out, but JPEG's half-resolution
     colour leaves one measuring 1.7 times the other, past the lightness limit; on its body it is a two."""
