@@ -45,6 +45,7 @@ STEEP_PERCENTILE = 90
 MIN_ALIKE = 3
 SPLIT_AREAS = (1.5, 12.0)
 HEAP_FILL = 0.3  # a heap of dice fills this much of its box or more; a tray's rim, a thin ring, does not
+KMEANS_SEED = 1  # any fixed seed: what matters is that a frame is split the same way every time
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,9 @@ def _split(blob: np.ndarray, count: int) -> np.ndarray:
     ys, xs = np.nonzero(blob)
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    # k-means++ draws its first centres from OpenCV's global random generator, which whatever ran before
+    # has moved: seeded here, a frame's heaps split the same way (and in the same order) every time.
+    cv2.setRNGSeed(KMEANS_SEED)
     _, _, centers = cv2.kmeans(points, count, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     return centers.astype(np.float64)
 
