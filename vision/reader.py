@@ -26,12 +26,13 @@ How it reads, in order:
    looks at a slant), the lower one is a side face however it is lit.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    read as a two, three or four (faces read low when pips are faint), are read again, each in a crop at its
-   own size, in gray, in red and in the opponent colours a* and b*: pips differ from their face in lightness
-   or in hue, and red pips, the commonest coloured ones, are bright in red at nearly full resolution. Only
-   faces near the body's centre are its die's: a neighbour's face in the crop must not pass the die's own
-   for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1):
-   the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die reflects
-   the window), which is no sign of clutter. What they add is checked as in step 6.
+   own size (or a tenth larger and smaller, when both read more pips: a body's size is rough), in gray, in
+   red and in the opponent colours a* and b*: pips differ from their face in lightness or in hue, and red
+   pips, the commonest coloured ones, are bright in red at nearly full resolution. Only faces near the
+   body's centre are its die's: a neighbour's face in the crop must not pass the die's own for a side face.
+   A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
+   evidence of a die; in gray, a light streak beside it may be glare (a glossy die reflects the window),
+   which is no sign of clutter. What they add is checked as in step 6.
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -133,6 +134,9 @@ LOW_READ_VALUES = (2, 3, 4)
 # whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
 # on the tray or a glint beside a pip has none.
 ON_BODY_SPREAD = 1.7
+# A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
+# when both of those read more pips, they are the better guess (`_read_body`).
+BODY_SIZES = (1.0, 1.1, 0.9)
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 
 
@@ -317,6 +321,28 @@ class DiceReader:
         return replaced, extra
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
+        """The face read on the body at `center` (about `side` wide), in frame pixels, or None.
+
+        A body's side is measured roughly (its blob may hold the die's shadow and side faces, or miss a
+        dark rim), and a crop read at a size a little off can lose a pip to a glint or the crop's edge. So
+        the reading at the measured side stands unless the body read a tenth larger and a tenth smaller
+        (`BODY_SIZES`) both show more pips; then the lesser of those two is kept. Both must agree: one
+        size alone may take in the next die's pips, and the measured size is not overruled by one read.
+        """
+        measured, larger, smaller = BODY_SIZES
+        face = self._read_body_at(gray, tray, center, side * measured)
+        value = face.value if face is not None else 0
+        grown = self._read_body_at(gray, tray, center, side * larger)
+        if grown is None or grown.value <= value:
+            return face
+        shrunk = self._read_body_at(gray, tray, center, side * smaller)
+        if shrunk is None or shrunk.value <= value:
+            return face
+        return grown if grown.value <= shrunk.value else shrunk
+
+    def _read_body_at(
+        self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
+    ) -> Face | None:
         """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
 
         The body is read in lightness, in red and in the two opponent colours (`_opponent_channels`): a

@@ -494,6 +494,38 @@ def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its
     assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
 
 
+@pytest.mark.parametrize(
+    ("by_size", "expected", "reads"),
+    [
+        ({1.0: 1, 1.1: 3, 0.9: 3}, 3, 3),  # a glint cut a pip at the measured size: the other two agree
+        ({1.0: 2, 1.1: 6, 0.9: 5}, 5, 3),  # both show more: the lesser of them
+        ({1.0: None, 1.1: 5, 0.9: 5}, 5, 3),
+        ({1.0: 2, 1.1: 6, 0.9: 2}, 2, 3),  # one size alone may take in the next die's pips
+        ({1.0: 5, 1.1: 2, 0.9: 2}, 5, 2),  # fewer at other sizes never overrule the measured size
+        ({1.0: 4, 1.1: 4, 0.9: 6}, 4, 2),  # the larger size shows no more: the smaller is not read
+        ({1.0: None, 1.1: None, 0.9: 1}, None, 2),
+    ],
+)
+def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_smaller_both_read_more(
+    monkeypatch, by_size, expected, reads
+):
+    """A body's measured side is rough, and a crop a little off may lose a pip: the body is read at its
+    side, a tenth larger and a tenth smaller, and the reading at its side stands unless both others show
+    more pips."""
+    asked = []
+
+    def read_at(self, gray, tray, center, side):
+        asked.append(side)
+        value = by_size[round(side / 50.0, 2)]
+        return None if value is None else Face((0,), value, (10.0, 10.0), side, 0.0, 1.0)
+
+    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
+    blank = np.zeros((20, 20), np.uint8)
+    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array([10.0, 10.0]), 50.0)
+    assert (None if face is None else face.value) == expected
+    assert len(asked) == reads
+
+
 def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_body():
     """Yellow pips on a blue die, as bright as it in gray: in b* they stand out, but JPEG's half-resolution
     colour leaves one measuring 1.7 times the other, past the lightness limit; on its body it is a two."""
