@@ -5,9 +5,11 @@ so with a kernel about half a die wide both kinds of pip stand out while whole d
 not. A blob is cut at half its own peak response, so its measured size does not depend on its contrast and
 faint shading next to a strong pip does not merge into it. A blob that is not pip-shaped at that cut (a pip
 joined by a glossy highlight, big pips of a five touching) is cut again nearer its peak, where the cores part;
-such cores count in a layout but never alone as a 1. Each blob is then measured in one vectorised pass
-(area, centre, second moments, mean response) and checked against a ring of pixels around it, which must look
-like a die face: homogeneous and clearly on the other side of the pip's brightness.
+such cores count in a layout but never alone as a 1. When asked (on a die body's crop), the maximally stable
+regions of blobs that are no pips at either cut are taken as well (`_add_stable`): a marbled face, or pips
+blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments, mean
+response) and checked against a ring of pixels around it, which must look like a die face: homogeneous and
+clearly on the other side of the pip's brightness.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ CORE_PARENT_PIPS = 8  # blobs up to this many of the largest pips are cut again;
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 NEAR_RING, FAR_RING = 1.45, 2.3  # radii of the face rings around a pip, in units of its half major axis
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
+# Maximally stable regions (`_add_stable`): MSER's gray-level step as a share of the pip threshold, the most
+# a region may grow over that step (as a share of its area), and how near (in pip diameters) a region may lie
+# to a pip found already before it is that pip again.
+STABLE_DELTA_SHARE = 0.15
+STABLE_VARIATION = 0.5
+STABLE_APART = 0.6
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ def find_pips(
     min_fill: float = 0.0,
     cores: bool = True,
     glare: bool = False,
+    stable: bool = False,
 ) -> Pips:
     """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed.
 
@@ -95,6 +104,7 @@ def find_pips(
     while a letter or an arrow on a key is strokes around holes and covers much less. `cores=False` skips
     the second cut (enough to measure pip sizes, and half the work). `glare=True` lets a lone pip's face
     be judged without the blobs of its polarity beside it too (`_check_rings`): for a die body's lightness.
+    `stable=True` adds the pips only maximally stable regions find (`_add_stable`): for a die body's crop.
     """
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     # The peak is the strongest response within a square a third of the kernel wide: a square (unlike a
@@ -126,15 +136,117 @@ def find_pips(
     blobs = _Blobs(*(np.concatenate(column) for column in zip(*found, strict=True))) if found else _NO_BLOBS
     solid = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
     kept = _Blobs(*(column[solid] for column in blobs))
-    zeros = np.zeros_like(kept.x)
-    pips = Pips(
-        **{name: getattr(kept, name) for name in _Blobs._fields if name != "level"},
-        contrast=zeros,
-        face=zeros,
-        spread=zeros,
+    pips = _check_rings(_unmeasured(kept, labels), gray, kept.level, threshold, glare)
+    if not stable:
+        return pips
+    return _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, glare)
+
+
+def _unmeasured(blobs: _Blobs, labels: np.ndarray) -> Pips:
+    """Pips of `blobs` whose face rings are still to be measured (`_check_rings`)."""
+    zeros = np.zeros_like(blobs.x)
+    columns = {name: getattr(blobs, name) for name in _Blobs._fields if name != "level"}
+    return Pips(**columns, contrast=zeros, face=zeros, spread=zeros, labels=labels)
+
+
+def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, glare) -> Pips:
+    """`pips` and the pips among the maximally stable regions (MSER) of `gray` on blobs that are no pips.
+
+    The black-hat measures a pip against the lightest face within half a die: on a marbled die (a gold
+    one's light swirls, a smoky one's bright bevel) the darker stretches of face stand out nearly as much
+    as its pips, and the pips and the face between them cut as one blob at any share of its peak. A pip
+    still has an edge of its own: of the regions that keep their shape over a span of gray levels, the
+    pip-shaped ones are pips. Only regions centred on a first-cut blob that is no pip are taken (on plain
+    face, a region is a fleck or a glint), with that blob's polarity, and that blob is no longer labelled:
+    its new pips' rings must see the face around them. The new pips are measured like the others.
+    """
+    labels = pips.labels
+    blob_ys, blob_xs = np.nonzero(labels)
+    merged = ~np.isin(labels[blob_ys, blob_xs], pips.label)
+    if not merged.any():
+        return pips
+    merged_xs, merged_ys = blob_xs[merged], blob_ys[merged]
+    # MSER only around those blobs: it costs by the pixels it sorts, and regions elsewhere are not taken.
+    pad = int(np.ceil(diameter_range[1]))
+    x0, y0 = max(0, int(merged_xs.min()) - pad), max(0, int(merged_ys.min()) - pad)
+    box = gray[y0 : int(merged_ys.max()) + pad + 1, x0 : int(merged_xs.max()) + pad + 1]
+    blobs, regions = _stable_regions(box, diameter_range, threshold, min_roundness, min_fill)
+    labels = labels.copy()
+    first_new = int(np.abs(labels).max()) + 1
+    found, stale = [], []
+    for index, region in enumerate(regions):
+        x, y, diameter = blobs.x[index] + x0, blobs.y[index] + y0, blobs.diameter[index]
+        on = pips.labels[int(round(y)), int(round(x))]
+        if on == 0 or on in pips.label:
+            continue  # no blob the black-hat merged: a region on plain face is a fleck or a glint
+        dark = bool(on > 0)
+        same = pips.dark == dark
+        if (
+            np.hypot(pips.x[same] - x, pips.y[same] - y)
+            < STABLE_APART * np.maximum(pips.diameter[same], diameter)
+        ).any():
+            continue  # a pip found already
+        xs, ys = region[:, 0] + x0, region[:, 1] + y0
+        stale.append(labels[ys, xs])
+        label = np.int32((first_new + len(found)) * (1 if dark else -1))
+        labels[ys, xs] = label
+        found.append(
+            _Blobs(*(column[index] for column in blobs))._replace(
+                x=x, y=y, dark=dark, label=label, parent=label
+            )
+        )
+    if not found:
+        return pips
+    under = np.unique(np.concatenate(stale))
+    labels[np.isin(labels, under[(np.abs(under) < first_new) & ~np.isin(under, pips.label)])] = 0
+    blobs = _Blobs(*(np.array(column) for column in zip(*found, strict=True)))
+    added = _check_rings(_unmeasured(blobs, labels), gray, blobs.level, threshold, glare)
+    columns = (field.name for field in fields(Pips) if field.name != "labels")
+    return Pips(
+        **{name: np.concatenate((getattr(pips, name), getattr(added, name))) for name in columns},
         labels=labels,
     )
-    return _check_rings(pips, gray, kept.level, threshold, glare)
+
+
+def _stable_regions(gray, diameter_range, threshold, min_roundness, min_fill):
+    """The pip-shaped maximally stable regions of `gray`, dark and light, one per place: (blobs, pixels).
+
+    Regions nest (a pip's core within the pip within its blurred rim); of those at one place the largest
+    pip-shaped one is the pip. MSER's step between the gray levels it compares is a share of the pip
+    threshold, as the rest of the reader is relative to the frame's own contrast.
+    """
+    low, high = diameter_range
+    detector = cv2.MSER_create(
+        delta=max(1, round(threshold * STABLE_DELTA_SHARE)),
+        min_area=max(1, int(np.pi / 4 * low * low)),
+        max_area=int(np.pi / 4 * high * high) + 1,
+        max_variation=STABLE_VARIATION,
+    )
+    regions, boxes = detector.detectRegions(gray)
+    if not regions:
+        return _NO_BLOBS, []
+    # OpenCV's boxes and sizes are the component statistics `_measure` needs (row 0 is the background's);
+    # the boxes already rule out most regions, before their pixels are gathered.
+    areas = np.fromiter(map(len, regions), np.int64, len(regions))
+    boxed = np.flatnonzero(_plausible(areas, boxes[:, 2], boxes[:, 3], diameter_range))
+    if boxed.size == 0:
+        return _NO_BLOBS, []
+    regions = [regions[index] for index in boxed]
+    stats = np.zeros((boxed.size + 1, 5), np.int64)
+    stats[1:, :4] = boxes[boxed]
+    stats[1:, cv2.CC_STAT_AREA] = areas[boxed]
+    points = np.concatenate(regions).reshape(-1, 2)
+    ids = np.repeat(np.arange(1, boxed.size + 1), areas[boxed])
+    blobs = _measure(points[:, 0], points[:, 1], ids, stats, 1, gray, diameter_range, True)
+    shaped = np.flatnonzero((blobs.roundness >= min_roundness) & (blobs.fill >= min_fill))
+    order = shaped[np.argsort(-blobs.diameter[shaped], kind="stable")]
+    chosen: list[int] = []
+    for index in order:
+        gaps = np.hypot(blobs.x[chosen] - blobs.x[index], blobs.y[chosen] - blobs.y[index])
+        if (gaps > blobs.diameter[chosen] / 2).all():
+            chosen.append(int(index))
+    picked = _Blobs(*(column[chosen] for column in blobs))
+    return picked, [regions[int(label) - 1].reshape(-1, 2) for label in picked.label]
 
 
 def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark) -> _Blobs:
@@ -217,6 +329,17 @@ def _stats(points: np.ndarray, ids: np.ndarray, count: int) -> np.ndarray:
     return stats
 
 
+def _plausible(areas, width, height, diameter_range) -> np.ndarray:
+    """Which blobs, by pixel count and bounding box, could hold a pip: its size, and not a thin stroke."""
+    low, high = diameter_range
+    return (
+        (areas >= np.pi / 4 * low * low)
+        & (areas <= np.pi / 4 * high * high)
+        & (areas >= 0.35 * width * height)
+        & (np.maximum(width, height) <= 3.0 * np.minimum(width, height))
+    )
+
+
 def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark) -> _Blobs:
     """Centre, size, roundness and mean gray of every blob whose bounding box could hold a pip.
 
@@ -225,14 +348,7 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark) -> _Blo
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     width = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
     height = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-    low, high = diameter_range
-    plausible = (
-        (areas >= np.pi / 4 * low * low)
-        & (areas <= np.pi / 4 * high * high)
-        & (areas >= 0.35 * width * height)
-        & (np.maximum(width, height) <= 3.0 * np.minimum(width, height))
-    )
-    ids = np.flatnonzero(plausible) + 1
+    ids = np.flatnonzero(_plausible(areas, width, height, diameter_range)) + 1
     if ids.size == 0:
         return _NO_BLOBS
     lookup = np.zeros(len(areas) + 1, np.int32)

@@ -50,3 +50,36 @@ def test_glare_beside_a_lone_pip_leaves_its_face_even_only_when_asked():
         (index,) = np.flatnonzero(np.hypot(pips.x - 60, pips.y - 60) < 2)
         spreads.append(float(pips.spread[index]))
     assert spreads[1] < 0.3 < spreads[0]
+
+
+def _smeared_three(smear: int) -> np.ndarray:
+    """A die's three on a light tray, its pips joined by a dark smear (blur between a small die's pips)."""
+    image = np.full((122, 122), 200, np.uint8)
+    cv2.rectangle(image, (31, 31), (91, 91), 120, -1)
+    cv2.line(image, (45, 45), (77, 77), smear, 4, cv2.LINE_AA)
+    for centre in ((45, 45), (61, 61), (77, 77)):
+        cv2.circle(image, centre, 5, 20, -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (0, 0), 1.0)
+
+
+def test_pips_joined_by_a_dark_smear_are_found_as_stable_regions_when_asked():
+    """The smear stands out of the face nearly as much as the pips, so the black-hat cuts the three as one
+    bar at any share of its peak; each pip still keeps its own shape over a span of gray levels."""
+    image = _smeared_three(smear=35)
+    assert len(find_pips(image, 31, (3.4, 16.8), 20.0, "any", 0.55, 0.85)) == 0
+    pips = find_pips(image, 31, (3.4, 16.8), 20.0, "any", 0.55, 0.85, stable=True)
+    assert sorted(zip(np.rint(pips.x), np.rint(pips.y), strict=True)) == [(45, 45), (61, 61), (77, 77)]
+    assert pips.dark.all() and (pips.contrast > 20.0).all()
+
+
+def test_a_stable_region_on_no_blob_the_black_hat_merged_is_not_taken():
+    """A small fleck beside a pip, under half the pip's peak, is no blob of the black-hat's; it is a stable
+    region all the same, and pip-shaped, so only regions on merged blobs may be pips."""
+    image = np.full((122, 122), 200, np.uint8)
+    cv2.rectangle(image, (31, 31), (91, 91), 160, -1)
+    cv2.circle(image, (61, 61), 6, 20, -1, cv2.LINE_AA)
+    cv2.circle(image, (70, 70), 2, 80, -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    for stable in (False, True):
+        pips = find_pips(image, 31, (3.4, 16.8), 20.0, "any", 0.55, 0.85, stable=stable)
+        assert sorted(zip(np.rint(pips.x), np.rint(pips.y), strict=True)) == [(61, 61)]

@@ -526,6 +526,20 @@ def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_small
     assert len(asked) == reads
 
 
+def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
+    """A small die's three with its pips blurred together: the black-hat sees one bar, and no layout, in
+    every channel. On the die's body the pips are also looked for as maximally stable regions."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(frame, (72, 72), (128, 128), (120, 120, 120), -1)
+    cv2.line(frame, (85, 85), (115, 115), (40, 40, 40), 3, cv2.LINE_AA)
+    for centre in ((85, 85), (100, 100), (115, 115)):
+        cv2.circle(frame, centre, 4, (20, 20, 20), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
+    assert face is not None and face.value == 3
+
+
 def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_body():
     """Yellow pips on a blue die, as bright as it in gray: in b* they stand out, but JPEG's half-resolution
     colour leaves one measuring 1.7 times the other, past the lightness limit; on its body it is a two."""
