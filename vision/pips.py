@@ -6,10 +6,10 @@ not. A blob is cut at half its own peak response, so its measured size does not 
 faint shading next to a strong pip does not merge into it. A blob that is not pip-shaped at that cut (a pip
 joined by a glossy highlight, big pips of a five touching) is cut again nearer its peak, where the cores part;
 such cores count in a layout but never alone as a 1. When asked (on a die body's crop), the maximally stable
-regions of blobs that are no pips at either cut are taken as well (`_add_stable`): a marbled face, or pips
-blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments, mean
-response) and checked against a ring of pixels around it, which must look like a die face: homogeneous and
-clearly on the other side of the pip's brightness.
+regions of blobs that are no pips at either cut are taken as well (`_add_stable`), as cores: a marbled face,
+or pips blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments,
+mean response) and checked against a ring of pixels around it, which must look like a die face: homogeneous
+and clearly on the other side of the pip's brightness.
 """
 
 from __future__ import annotations
@@ -158,7 +158,8 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
     still has an edge of its own: of the regions that keep their shape over a span of gray levels, the
     pip-shaped ones are pips. Only regions centred on a first-cut blob that is no pip are taken (on plain
     face, a region is a fleck or a glint), with that blob's polarity, and that blob is no longer labelled:
-    its new pips' rings must see the face around them. The new pips are measured like the others.
+    its new pips' rings must see the face around them. The new pips are measured like the others, and are
+    cores of that blob: evidence within a layout, too weak to stand alone as a 1.
     """
     labels = pips.labels
     blob_ys, blob_xs = np.nonzero(labels)
@@ -192,7 +193,7 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
         labels[ys, xs] = label
         found.append(
             _Blobs(*(column[index] for column in blobs))._replace(
-                x=x, y=y, dark=dark, label=label, parent=label
+                x=x, y=y, dark=dark, label=label, parent=np.int32(on)
             )
         )
     if not found:
