@@ -157,9 +157,10 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
     as its pips, and the pips and the face between them cut as one blob at any share of its peak. A pip
     still has an edge of its own: of the regions that keep their shape over a span of gray levels, the
     pip-shaped ones are pips. Only regions centred on a first-cut blob that is no pip are taken (on plain
-    face, a region is a fleck or a glint), with that blob's polarity, and that blob is no longer labelled:
-    its new pips' rings must see the face around them. The new pips are measured like the others, and are
-    cores of that blob: evidence within a layout, too weak to stand alone as a 1.
+    face, a region is a fleck or a glint), with that blob's polarity. Their rings are measured without that
+    blob, which would hide the face around them; in the label image it stays a blob of their polarity, so
+    the stretch between two of them is no seam (`vision.faces`). The new pips are measured like the others,
+    and are cores of that blob: evidence within a layout, too weak to stand alone as a 1.
     """
     labels = pips.labels
     blob_ys, blob_xs = np.nonzero(labels)
@@ -174,7 +175,7 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
     blobs, regions = _stable_regions(box, diameter_range, threshold, min_roundness, min_fill)
     labels = labels.copy()
     first_new = int(np.abs(labels).max()) + 1
-    found, stale = [], []
+    found, covered = [], []  # the new pips, and the labels their regions covered
     for index, region in enumerate(regions):
         x, y, diameter = blobs.x[index] + x0, blobs.y[index] + y0, blobs.diameter[index]
         on = pips.labels[int(round(y)), int(round(x))]
@@ -188,7 +189,7 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
         ).any():
             continue  # a pip found already
         xs, ys = region[:, 0] + x0, region[:, 1] + y0
-        stale.append(labels[ys, xs])
+        covered.append(labels[ys, xs])
         label = np.int32((first_new + len(found)) * (1 if dark else -1))
         labels[ys, xs] = label
         found.append(
@@ -198,10 +199,11 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
         )
     if not found:
         return pips
-    under = np.unique(np.concatenate(stale))
-    labels[np.isin(labels, under[(np.abs(under) < first_new) & ~np.isin(under, pips.label)])] = 0
+    under = np.unique(np.concatenate(covered))
+    merged_labels = under[(np.abs(under) < first_new) & ~np.isin(under, pips.label)]
+    around = np.where(np.isin(labels, merged_labels), 0, labels)
     blobs = _Blobs(*(np.array(column) for column in zip(*found, strict=True)))
-    added = _check_rings(_unmeasured(blobs, labels), gray, blobs.level, threshold, glare)
+    added = _check_rings(_unmeasured(blobs, around), gray, blobs.level, threshold, glare)
     columns = (field.name for field in fields(Pips) if field.name != "labels")
     return Pips(
         **{name: np.concatenate((getattr(pips, name), getattr(added, name))) for name in columns},
