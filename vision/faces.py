@@ -51,6 +51,11 @@ MAX_LAYOUT_SHARE = 1.8
 # pip of a side face beside it can pass the distance fingerprint of a five, but not this.
 SYMMETRY_TOLERANCE = 0.15  # largest miss of a pip's mirror image, as a share of the layout's span
 OVERLAP = 0.75  # faces closer than this share of the die side are pieces of one die
+# Faces of different readings (gray, colour channels) closer than this share of the die side are one die:
+# the same pips read in two channels give one centre, and a face read low (a six's column) lies within
+# 0.3 of a side of the whole face's centre, while a smaller set's die beside another lies half the frame's
+# die size away.
+VOTE_OVERLAP = 0.5
 # A die's top face lies within 0.4 of a side of its body's centre, and its side face (a slanted camera sees
 # one) on the other side of that centre; the next die's face is about a side away.
 FOCUS_SHARE = 0.6
@@ -368,8 +373,8 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     """One face per die from several readings of the same frame (the gray image first, then colour channels).
 
     Red pips on a blue die are plain in the red channel and faint in gray, so each channel may see a die
-    the others miss or misread. A face joins the nearest die an earlier reading found within `OVERLAP` die
-    sides (faces of one reading are distinct dice: it merged its own overlaps), and the reading with the
+    the others miss or misread. A face joins the nearest die an earlier reading found within `VOTE_OVERLAP`
+    die sides (faces of one reading are distinct dice: it merged its own overlaps), and the reading with the
     most pips wins (the more confident on a tie): a channel loses pips that are faint in it far more often
     than it makes up a whole pip layout, so a two in one channel and a five in another is a five whose faint
     pips one channel missed. Unreadable regions come from the first reading alone, and only where no
@@ -383,7 +388,7 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
                 continue
             gaps = [_gap(face.center, die[0].center) for die in dice[:seen]]
             nearest = int(np.argmin(gaps)) if gaps else -1
-            if nearest < 0 or gaps[nearest] >= OVERLAP * die_px:
+            if nearest < 0 or gaps[nearest] >= VOTE_OVERLAP * die_px:
                 dice.append([face])
             else:
                 dice[nearest].append(face)

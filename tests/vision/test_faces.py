@@ -194,3 +194,15 @@ def test_two_rows_of_a_six_with_round_pips_are_no_four():
     rows.append((60 + step, 60 + step / 2))
     assert read(pips_at(rows, roundness=[0.95] * 4)) != [4]
     assert read(pips_at(rows, roundness=[0.55] * 4)) == [4]
+
+
+def test_a_small_die_only_a_colour_channel_read_is_not_voted_into_the_next_die():
+    """Two touching dice of a smaller set, half a frame's die apart: gray read a six, red a one beside it.
+    Within half a die, faces of two readings are one die (the six read low as a column in gray, whole in
+    red, lies a quarter of a side off); further apart, they are two."""
+    six = Face((0,), 6, (60.0, 60.0), 40.0, 0.0, 0.9)
+    one = Face((0,), 1, (60.0, 81.0), 40.0, 0.0, 0.9)
+    assert sorted(face.value for face in vote([[six], [one]], 40.0)) == [1, 6]
+    column = Face((0,), 3, (60.0, 60.0), 40.0, 0.0, 0.9)
+    whole = Face((0,), 6, (70.0, 60.0), 40.0, 0.0, 0.6)
+    assert [face.value for face in vote([[column], [whole]], 40.0)] == [6]
