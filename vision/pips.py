@@ -175,14 +175,15 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
     blobs, regions = _stable_regions(box, diameter_range, threshold, min_roundness, min_fill)
     labels = labels.copy()
     first_new = int(np.abs(labels).max()) + 1
-    found, covered = [], []  # the new pips, and the labels their regions covered
+    # Per new pip: its index in `blobs`, the blob it was cut from (its parent), its label; and the labels
+    # its region covered.
+    taken, parents, new_labels, covered = [], [], [], []
     for index, region in enumerate(regions):
         x, y, diameter = blobs.x[index] + x0, blobs.y[index] + y0, blobs.diameter[index]
         on = pips.labels[int(round(y)), int(round(x))]
         if on == 0 or on in pips.label:
             continue  # no blob the black-hat merged: a region on plain face is a fleck or a glint
-        dark = bool(on > 0)
-        same = pips.dark == dark
+        same = pips.dark == (on > 0)
         if (
             np.hypot(pips.x[same] - x, pips.y[same] - y)
             < STABLE_APART * np.maximum(pips.diameter[same], diameter)
@@ -190,19 +191,24 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
             continue  # a pip found already
         xs, ys = region[:, 0] + x0, region[:, 1] + y0
         covered.append(labels[ys, xs])
-        label = np.int32((first_new + len(found)) * (1 if dark else -1))
+        label = (first_new + len(taken)) * int(np.sign(on))
         labels[ys, xs] = label
-        found.append(
-            _Blobs(*(column[index] for column in blobs))._replace(
-                x=x, y=y, dark=dark, label=label, parent=np.int32(on)
-            )
-        )
-    if not found:
+        taken.append(index)
+        parents.append(on)
+        new_labels.append(label)
+    if not taken:
         return pips
     under = np.unique(np.concatenate(covered))
     merged_labels = under[(np.abs(under) < first_new) & ~np.isin(under, pips.label)]
     around = np.where(np.isin(labels, merged_labels), 0, labels)
-    blobs = _Blobs(*(np.array(column) for column in zip(*found, strict=True)))
+    parent = np.array(parents, np.int32)
+    blobs = _Blobs(*(column[taken] for column in blobs))._replace(
+        x=blobs.x[taken] + x0,
+        y=blobs.y[taken] + y0,
+        dark=parent > 0,
+        label=np.array(new_labels, np.int32),
+        parent=parent,
+    )
     added = _check_rings(_unmeasured(blobs, around), gray, blobs.level, threshold, glare)
     columns = (field.name for field in fields(Pips) if field.name != "labels")
     return Pips(
