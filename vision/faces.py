@@ -111,12 +111,17 @@ def group_faces(
     die_px: float,
     params: dict[str, float],
     focus: tuple[float, float] | None = None,
+    lone_cores: bool = False,
 ) -> list[Face]:
     """Every top face found among `pips`, readable or not (value None); `die_px` is the expected die side.
 
     With a `focus` (the centre of one die's body, read in a crop of its own), only faces within
     `FOCUS_SHARE` of a die of it are that die's: a neighbour's face in the crop, a die side away, must not
     pass the die's own face off as a side face or a piece of itself.
+
+    A core (`Pips.core`) alone is no 1 in a frame: a glint's or a letter's stroke cut out of a larger blob
+    looks like one. With `lone_cores`, it is: asked on a die body nothing else was read on, where the body is
+    evidence of a die, and a dark die's light pip is often cut out of the bevel's or a glint's highlight.
     """
     if len(pips) == 0:
         return []
@@ -124,7 +129,8 @@ def group_faces(
     faces: list[Face] = []
     for group in groups:
         faces.extend(
-            replace(face, group=tuple(group)) for face in _judge(np.array(group), pips, die_px, params)
+            replace(face, group=tuple(group))
+            for face in _judge(np.array(group), pips, die_px, params, lone_cores)
         )
     if focus is not None:
         faces = [face for face in faces if _gap(face.center, focus) <= FOCUS_SHARE * die_px]
@@ -236,27 +242,35 @@ def _connected(count: int, links: np.ndarray) -> list[list[int]]:
     return list(groups.values())
 
 
-def _judge(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]) -> list[Face]:
+def _judge(
+    members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float], lone_cores: bool = False
+) -> list[Face]:
     """Read a group as one face, or split it at its longest tree edge and judge the parts."""
-    face = _as_face(members, pips, die_px, params)
+    face = _as_face(members, pips, die_px, params, lone_cores)
     if face is not None:
         return [face]
     if members.size == 1:
         return []
     left, right = _split(members, pips)
-    parts = _judge(left, pips, die_px, params) + _judge(right, pips, die_px, params)
+    parts = _judge(left, pips, die_px, params, lone_cores) + _judge(right, pips, die_px, params, lone_cores)
     if any(part.value is not None for part in parts):
         return parts
     return [_unreadable(members, pips, die_px)]
 
 
-def _as_face(members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]) -> Face | None:
+def _as_face(
+    members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float], lone_cores: bool = False
+) -> Face | None:
     count = members.size
     if count > 6:
         return None
     if count == 1:
         lone = members[0]
-        if pips.spread[lone] > params["face_spread"] or pips.fill[lone] < LONE_PIP_FILL or pips.core[lone]:
+        if (
+            pips.spread[lone] > params["face_spread"]
+            or pips.fill[lone] < LONE_PIP_FILL
+            or (pips.core[lone] and not lone_cores)
+        ):
             return None
         center = (float(pips.x[lone]), float(pips.y[lone]))
         confidence = 1.0 - 0.5 * float(pips.spread[lone]) / params["face_spread"]

@@ -540,6 +540,19 @@ def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
     assert face is not None and face.value == 3
 
 
+def test_a_light_pip_cut_out_of_its_glint_reads_as_a_one_on_a_body_nothing_else_was_read_on():
+    """A dark red die showing 1, its white pip trailing a glint: the pip is cut out of the blob it shares
+    with the glint, a core, which alone is no 1 in the frame. On the die's own body it is."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(frame, (72, 72), (128, 128), (40, 30, 110), -1)
+    cv2.circle(frame, (100, 100), 5, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.line(frame, (100, 100), (112, 88), (220, 220, 220), 2, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
+    assert face is not None and face.value == 1
+
+
 def test_pips_of_one_face_may_differ_more_in_size_in_the_colour_channels_of_a_body():
     """Yellow pips on a blue die, as bright as it in gray: in b* they stand out, but JPEG's half-resolution
     colour leaves one measuring 1.7 times the other, past the lightness limit; on its body it is a two."""
