@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.body import ring_colours
-from vision.faces import Face, distances
+from vision.faces import SLANT_ROUNDNESS, Face, distances
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
@@ -28,9 +28,8 @@ RING_SHARE = 0.14
 SIDE_GAP = 0.9
 SHADE_RATIO = 1.1  # the top face is at least this much lighter (CIELAB L) than its side face ...
 ALIKE_CHROMA = 10.0  # ... and its colour (a*, b*) is at most this far from the side face's: the same die
-# ... or the read faces' pips are this round or less (median minor / major axis): the camera looks at a slant.
-# Seen from straight above, pips measure 0.86 to 0.97 in nine photos of ten; at 45 degrees 0.7.
-SLANT_ROUNDNESS = 0.8
+# ... or the read faces' pips are less round than `SLANT_ROUNDNESS` (median minor / major axis): the camera
+# looks at a slant.
 
 
 def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale: float) -> list[Face]:

@@ -186,6 +186,27 @@ def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
     assert read(both) == [4]
 
 
+def test_a_flatter_face_straight_above_a_squashed_one_is_the_top_face_of_a_die_seen_low():
+    """A far die seen from below 45 degrees: its one on top is squashed more than the two of the side face
+    turned to the camera, straight below it. Only when that two's pips are round (a die seen from nearly
+    straight above, where a side face may show above the top face) is the flatter one the side face."""
+    step = 0.27 * 40.0
+    points = [(62.0, 40.0), (60 - step, 68 - step), (60 + step, 68 + step)]
+    assert read(pips_at(points, diameter=8.0, roundness=[0.55, 0.75, 0.75])) == [1]
+    assert read(pips_at(points, diameter=8.0, roundness=[0.55, 0.9, 0.9])) == [2]
+
+
+def test_a_side_face_of_one_die_does_not_drop_the_next_die_s_face_below_it():
+    """A four on top, the flat three of its side face below it, and below that a two of the next die seen at
+    the same slant. The three is the four's side face, so it is not a top face the two could be a side of."""
+    step = 0.27 * 40.0
+    four = [(60 - step, 30 - step), (60 + step, 30 - step), (60 - step, 30 + step), (60 + step, 30 + step)]
+    three = [(61 - step, 62 - step), (61.0, 62.0), (61 + step, 62 + step)]
+    two = [(60 - step, 95 - step), (60 + step, 95 + step)]
+    roundness = [0.95] * 4 + [0.55] * 3 + [0.76] * 2
+    assert read(pips_at(four + three + two, diameter=10.0, roundness=roundness)) == [2, 4]
+
+
 def test_two_rows_of_a_six_with_round_pips_are_no_four():
     """A square of pips squashed to half is a four seen at a slant only when its pips are squashed alike;
     with round pips it is two rows of a six (the third cut off by the frame's edge)."""
