@@ -27,7 +27,10 @@ RING_SHARE = 0.14
 # are a whole side apart, less what perspective takes off their depth.
 SIDE_GAP = 0.9
 SHADE_RATIO = 1.1  # the top face is at least this much lighter (CIELAB L) than its side face ...
-ALIKE_CHROMA = 10.0  # ... and its colour (a*, b*) is at most this far from the side face's: the same die
+# ... and its colour (a*, b*) is at most this far from the side face's: the same die. A face in shade takes
+# on the colour of the light the table reflects (a white die's front face over wood: 10.05 from its top),
+# while a die of another set below a die differed by 12.3 and more in the photo sets.
+ALIKE_CHROMA = 11.0
 # ... or the read faces' pips are less round than `SLANT_ROUNDNESS` (median minor / major axis): the camera
 # looks at a slant.
 
