@@ -4,8 +4,8 @@ How it reads, in order:
 1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray.
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
-   compact blobs that stand out from the surface) give a second opinion; when the two disagree by more than
-   twice, the frame is read at both sizes and the reading with more dice wins.
+   compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
+   the pips by more than twice, the frame is read at both sizes and the reading with more dice wins.
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
@@ -144,6 +144,10 @@ ON_BODY_SPREAD = 1.7
 # when both of those read more pips, they are the better guess (`_read_body`).
 BODY_SIZES = (1.0, 1.1, 0.9)
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
+# Bodies needed to read the frame again at their size when the pips tell another: one blob may be a pip of the
+# die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice (matteop65
+# two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera).
+SIZE_WITNESSES = 2
 
 
 class DiceReader:
@@ -186,7 +190,8 @@ class DiceReader:
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
-        if body_px is not None and not 0.5 < body_px / die_px < 2.0:
+        witnessed = bodies is not None and bodies.count >= SIZE_WITNESSES
+        if body_px is not None and witnessed and not 0.5 < body_px / die_px < 2.0:
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice.
             retry = self._read_at(gray, tray, body_px, threshold, bodies)

@@ -4,6 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.reader as reader_module
 from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
 from vision.faces import Face
@@ -538,6 +539,30 @@ def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 56.0)
     assert face is not None and face.value == 3
+
+
+def test_one_small_body_does_not_overrule_the_pip_based_die_size(monkeypatch):
+    """A big die showing 2 beside a grille of small holes: the pips tell a die 100 px wide, and one body
+    14 px wide (the die's own pip) is no witness for reading the frame at that size, where the grille
+    reads as dice. Two bodies of that size are (dark dice on a pale board passing for a big die's pips)."""
+    frame = np.full((480, 640, 3), 170, np.uint8)
+    cv2.rectangle(frame, (400, 250), (500, 350), (235, 235, 235), -1)
+    for centre in ((425, 275), (475, 325)):
+        cv2.circle(frame, centre, 7, (30, 30, 30), -1, cv2.LINE_AA)
+    for row in range(8):
+        for column in range(10):
+            cv2.circle(frame, (60 + column * 9, 60 + row * 9), 2, (60, 60, 60), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 100.0)
+    centres = np.array([[425.0, 275.0], [475.0, 325.0]])
+    monkeypatch.setattr(
+        reader_module, "find_bodies", lambda tray: Bodies(centres[:1], 14.0, np.array([14.0]))
+    )
+    assert DiceReader().read(frame).values == [2]
+    monkeypatch.setattr(
+        reader_module, "find_bodies", lambda tray: Bodies(centres, 14.0, np.array([14.0, 14.0]))
+    )
+    assert DiceReader().read(frame).values != [2]
 
 
 def test_a_light_pip_cut_out_of_its_glint_reads_as_a_one_on_a_body_nothing_else_was_read_on():
