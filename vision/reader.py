@@ -484,24 +484,10 @@ class DiceReader:
         die = float(np.median(sizes)) / self.params["pip_size"] / shrink
         return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
 
-    def _faces(
-        self,
-        work: np.ndarray,
-        die_px: float,
-        threshold: float,
-        params: dict[str, float] | None = None,
-        focus: tuple[float, float] | None = None,
-        glare: bool = False,
-        stable: bool = False,
-    ) -> list[Face]:
-        """The faces read in one channel (`work`, a die `die_px` wide); with a `focus`, of the die there.
-
-        `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
-        `stable`: pips are also looked for as maximally stable regions (`find_pips`), in a die body's crop.
-        """
-        params = params or self.params
-        pips = self._pips(work, die_px, threshold, params, glare, stable)
-        return self._group(pips, work, die_px, params, focus)
+    def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
+        """The faces read in one channel of the frame (`work`, a die `die_px` wide)."""
+        pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False)
+        return self._group(pips, work, die_px, self.params, focus=None)
 
     def _pips(
         self,
@@ -512,7 +498,11 @@ class DiceReader:
         glare: bool,
         stable: bool,
     ) -> Pips:
-        """The pip candidates in one channel (`work`, a die `die_px` wide); see `_faces`."""
+        """The pip candidates in one channel (`work`, a die `die_px` wide).
+
+        `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
+        `stable`: pips are also looked for as maximally stable regions (`find_pips`), in a die body's crop.
+        """
         pip = die_px * params["pip_size"]
         return find_pips(
             work,

@@ -478,7 +478,7 @@ def test_a_lone_pip_on_a_die_body_may_sit_on_a_two_tone_face():
     one = min(again, key=lambda face: np.hypot(face.center[0] - centre[0], face.center[1] - centre[1]))
     assert one.value == 1 and np.hypot(one.center[0] - centre[0], one.center[1] - centre[1]) < 5
     threshold = reader.params["pip_contrast"] * (int(gray.max()) - int(gray.min()))
-    strict = reader._faces(gray, 56.0, threshold, reader.params)  # read as anywhere in the frame
+    strict = reader._faces(gray, 56.0, threshold)  # read as anywhere in the frame
     assert not any(abs(face.center[1] - centre[1]) < 10 for face in strict if face.value == 1)
 
 
