@@ -38,7 +38,8 @@ How it reads, in order:
    black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand out nearly as
    much as its pips; a small die's pips blur into a bar). On a body nothing else was read on, a lone pip
    cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1,
-   which it never does in the whole frame. What they add is checked as in step 6.
+   which it never does in the whole frame. What they add is checked as in steps 6 and 7 (a die seen
+   low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -235,6 +236,8 @@ class DiceReader:
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
                 faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
+                # A die's side face may stand out as a body of its own, and its crop reads its pips.
+                faces = drop_shaded_sides(faces, tray, die_px, scale)
         return faces, scale, work.shape
 
     def _read_at_walls(

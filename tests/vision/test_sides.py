@@ -3,6 +3,8 @@
 import cv2
 import numpy as np
 
+import vision.reader as reader_module
+from vision.body import Bodies
 from vision.reader import DiceReader
 
 SPOTS = {1: [(0, 0)], 3: [(-1, -1), (0, 0), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}
@@ -87,3 +89,14 @@ def test_two_dice_lit_alike_one_behind_the_other_are_both_read():
         for dx, dy in SPOTS[value]:
             cv2.circle(frame, (int(320 + dx * 15), int(y + dy * 15)), 5, (30,) * 3, -1, cv2.LINE_AA)
     assert sorted(DiceReader().read(frame).values) == [3, 5]
+
+
+def test_a_side_face_read_on_a_body_of_its_own_is_still_its_die_s_side(monkeypatch):
+    """A die seen low: its shaded front face stands out as a die body of its own, 0.9 of a side below the top
+    face's centre, too far to count as the same die, so the body is read again and its crop reads the
+    five. Below the top face and darker, it is that die's side face all the same."""
+    frame = frame_with([((200, 200), 1, 5), ((420, 200), 1, 5)], depth=0.8)
+    front = 28 + 0.8 * 56 / 2
+    centres = np.array([[200.0, 200.0], [200.0, 200.0 + front], [420.0, 200.0], [420.0, 200.0 + front]])
+    monkeypatch.setattr(reader_module, "find_bodies", lambda tray: Bodies(centres, 56.0, np.full(4, 56.0)))
+    assert DiceReader().read(frame).values == [1, 1]
