@@ -7,7 +7,9 @@ is looked at in the image itself: it shows a pip when its centre is as far from 
 the pips' level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the
 edge of a dark region). A face grows only to a layout whose every missing place shows a pip, so blank face
 (where a two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a
-pip reads as one column) is also judged together with the group's leftover pips.
+pip reads as one column) is also judged together with the group's leftover pips, and a group completed to a
+four is looked at for a six like any four. A six's middle pips lie between two corners, where blur along the
+columns darkens a four's face too, so they must also have been found as pips (stretched ones are not linked).
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
         if fits_layout(full, face.size, params) and look.pip(missing):
             span = distances(full, full).max()
             middle = full.mean(axis=0)
-            return replace(
+            completed = replace(
                 face,
                 value=len(full),
                 center=(float(middle[0]), float(middle[1])),
@@ -94,14 +96,25 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
                 confidence=COMPLETED_CONFIDENCE,
                 pip=look.diameter,
             )
+            # A four so completed may still be a six whose middle pips blurred into its corners'.
+            return _raise(completed, full, look, pips)
     return face
 
 
 def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
-    if face.value not in (2, 3, 4):
-        return face
     members = np.array(face.members)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    return _raise(face, points, _looker(image, pips, members), pips)
+
+
+def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
+    """`face` (its pips at `points`) raised from a two, three or four to the larger layout `look` sees.
+
+    A six's middle pips lie between two corner pips, where blur along the columns darkens the face of a
+    four too: there the look must be backed by a pip found (`pips`), even one too stretched to be linked.
+    """
+    if face.value not in (2, 3, 4):
+        return face
     center = points.mean(axis=0)
     # The two pips farthest apart are opposite corners (of a two, a three, a four).
     gaps = distances(points, points)
@@ -109,7 +122,6 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
     half_diagonal = (points[i] - points[j]) / 2
     turned = np.array([-half_diagonal[1], half_diagonal[0]])
     corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
-    look = _looker(image, pips, members)
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
         return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
     if face.value == 3:
@@ -123,7 +135,9 @@ def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
         for first in (0, 1):
             # The middles of two opposite sides: a six's extra pair, along either axis of the square.
             side = (corners[first] + corners[first + 1]) / 2
-            if look.pip(side) and look.pip(2 * center - side):
+            if all(
+                look.pip(place) and _found(place, pips, look.diameter) for place in (side, 2 * center - side)
+            ):
                 return replace(face, value=6)
     return face
 
@@ -163,3 +177,9 @@ class _Looker:
         centre_depth = sign * (self.level - float(spot.mean()))
         ring_depth = sign * (self.level - around)
         return centre_depth >= EVIDENCE_SHARE * self.contrast and ring_depth <= 0.3 * self.contrast
+
+
+def _found(place: np.ndarray, pips: Pips, diameter: float) -> bool:
+    """Whether a pip candidate (`diameter` wide, as the face's) was found at `place`."""
+    gaps = np.hypot(pips.x - place[0], pips.y - place[1])
+    return bool(gaps.size) and float(gaps.min()) <= MIRROR_SHARE * diameter
