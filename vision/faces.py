@@ -5,7 +5,8 @@ the straight line between them crosses only face (no seam where two dice touch; 
 polarity on the way, such as the flecks of a marbled die, are face too). A group that does not look like a
 face (too many pips, a bent row, a spread that does not fit its pip size) is split at the longest edge of its
 minimum spanning tree and each part is judged again: that separates touching dice and drops stray pips from
-side faces.
+side faces. Two pips one of which is smaller and flatter than the other are no two: a 1 and the nearest pip of
+its side face.
 """
 
 from __future__ import annotations
@@ -302,6 +303,8 @@ def _as_face(
         confidence = 1.0 - 0.5 * float(pips.spread[lone]) / params["face_spread"]
         dark, pip, roundness = bool(pips.dark[lone]), float(pips.diameter[lone]), float(pips.roundness[lone])
         return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip, roundness)
+    if count == 2 and _side_pip_beside(members, pips):
+        return None
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     error = _layout_misfit(points, die_px, params)
     if error is None:
@@ -327,6 +330,16 @@ def _as_face(
         float(median(pips.diameter[members])),
         float(median(pips.roundness[members])),
     )
+
+
+def _side_pip_beside(members: np.ndarray, pips: Pips) -> bool:
+    """Whether one of two pips is both smaller and flatter than the other, as `_drop_side_faces` tells a side
+    face from its top face: a 1 and the nearest pip of the side face below it lie a two's diagonal apart
+    (matteop65 valid_67, nell's ones read as twos), while a two's pips are foreshortened and sized alike
+    but for pixel noise, which makes one of them smaller or flatter, seldom both."""
+    small, large = sorted(members.tolist(), key=lambda member: pips.diameter[member])
+    smaller = pips.diameter[small] < SIDE_PIP_SHARE * pips.diameter[large]
+    return bool(smaller and pips.roundness[small] < pips.roundness[large] - ROUNDNESS_STEP / 2)
 
 
 def fits_layout(points: np.ndarray, die_px: float, params: dict[str, float]) -> bool:

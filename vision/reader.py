@@ -10,13 +10,13 @@ How it reads, in order:
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
    joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
-   (`vision.faces`: distances, point symmetry, and a four squashed no more than its pips; of two faces on
-   one die, the side face is the one with flatter or smaller pips, or the lower of a flatter face and a
-   squashed one straight below it, as a die seen from below 45 degrees shows). A face read low is
-   looked at where its missing pips would be (`vision.complete`: a two may be half of a four). Groups that
-   look like dice but fit no layout, and dice cut by the frame edge (a four, five or six by its own size,
-   other faces by the frame's die size), are reported as unreadable regions so the game can ask instead of
-   guessing.
+   (`vision.faces`: distances, point symmetry, a four squashed no more than its pips, and a two's pips alike
+   (one smaller and flatter is a side face's pip beside a 1); of two faces on one die, the side face is the
+   one with flatter or smaller pips, or the lower of a flatter face and a squashed one straight below it, as a
+   die seen from below 45 degrees shows). A face read low is looked at where its missing pips would be
+   (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and dice
+   cut by the frame edge (a four, five or six by its own size, other faces by the frame's die size), are
+   reported as unreadable regions so the game can ask instead of guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
