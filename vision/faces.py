@@ -144,6 +144,16 @@ def group_faces(
     return _merge_overlaps(_drop_side_faces(faces, pips, die_px), pips, die_px, params)
 
 
+def measured_die(faces: list[Face], expected: float) -> float:
+    """The die side the read faces of three pips or more measure, where it differs from the `expected` one
+    by more than a tenth; else `expected`. Pip size only roughly predicts die size (makers differ), while a
+    layout of three or more pips spans its die."""
+    measured = [face.size for face in faces if face.value is not None and face.value >= 3]
+    if measured and abs(median(measured) / expected - 1.0) > 0.1:
+        return float(median(measured))
+    return expected
+
+
 def _merge_overlaps(faces: list[Face], pips: Pips, die_px: float, params: dict[str, float]) -> list[Face]:
     """Two dice cannot overlap: faces closer than `OVERLAP` die sides are one die read in pieces.
 

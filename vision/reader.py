@@ -15,8 +15,9 @@ How it reads, in order:
    one with flatter or smaller pips, or the lower of a flatter face and a squashed one straight below it, as a
    die seen from below 45 degrees shows). A face read low is looked at where its missing pips would be
    (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and dice
-   cut by the frame edge (a four, five or six by its own size, other faces by the frame's die size), are
-   reported as unreadable regions so the game can ask instead of guessing.
+   cut by the frame edge (a four, five or six by its own size, other faces by the frame's die size, as its
+   faces of three pips or more measure it), are reported as unreadable regions so the game can ask instead of
+   guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. White dice with black pips are read in gray alone.
@@ -56,7 +57,7 @@ import numpy as np
 
 from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
 from vision.complete import complete_faces
-from vision.faces import Face, group_faces, vote
+from vision.faces import Face, group_faces, measured_die, vote
 from vision.frames import as_bgr, resize
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -198,7 +199,8 @@ class DiceReader:
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             if _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
-        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), die_px * scale)
+        # A die the frame cuts is told by the size its readable neighbours measure, not by their pips' size.
+        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), measured_die(faces, die_px * scale))
         if tray.shape != image.shape:
             floor = (x0, y0, x0 + tray.shape[1], y0 + tray.shape[0])
             dice, unreadable = self._read_at_walls(image, floor, dice, unreadable, die_px)
@@ -530,10 +532,9 @@ class DiceReader:
     ) -> list[Face]:
         """The faces `pips` (found in `work`) make; `lone_cores` as in `group_faces`."""
         faces = group_faces(pips, work, die_px, params, focus, lone_cores)
-        # Pip size only roughly predicts die size (makers differ); faces of three or more pips measure it.
-        measured = [face.size for face in faces if face.value is not None and face.value >= 3]
-        if measured and abs(median(measured) / die_px - 1.0) > 0.1:
-            faces = group_faces(pips, work, median(measured), params, focus, lone_cores)
+        measured = measured_die(faces, die_px)
+        if measured != die_px:
+            faces = group_faces(pips, work, measured, params, focus, lone_cores)
         return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(

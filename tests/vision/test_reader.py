@@ -624,3 +624,16 @@ def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray(seed, val
     reading = DiceReader(profile).read(tray.read())
     assert reading.values == tray.values
     assert not reading.unreadable
+
+
+def test_a_one_near_the_frame_edge_is_judged_cut_by_the_die_size_its_neighbours_measure(monkeypatch):
+    """Pips smaller than most makers' made the frame's die size half as large again as the dice are: a whole
+    die showing 1 near the top edge would pass for what the edge left of a larger face. The threes, fours
+    and fives beside it measure the dice, and at that size it is whole."""
+    frame, _ = draw_dice([3, 4, 5], die=56)
+    cv2.rectangle(frame, (292, 2), (348, 58), (235, 235, 235), -1)
+    cv2.circle(frame, (320, 30), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 84.0)
+    reading = DiceReader().read(frame)
+    assert sorted(reading.values) == [1, 3, 4, 5]
+    assert not reading.unreadable
