@@ -29,6 +29,7 @@ RING_SAMPLES = 12
 MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this share of a pip diameter
 # A face with a pip found by looking is less sure than one whose pips all stood out.
 COMPLETED_CONFIDENCE = 0.5
+RAISABLE = (2, 3, 4)  # the values a face read low shows: a five or six may have been read as one of them
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 
 
@@ -102,6 +103,8 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
 
 
 def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
+    if face.value not in RAISABLE:
+        return face
     members = np.array(face.members)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     return _raise(face, points, _looker(image, pips, members), pips)
@@ -113,7 +116,7 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     A six's middle pips lie between two corner pips, where blur along the columns darkens the face of a
     four too: there the look must be backed by a pip found (`pips`), even one too stretched to be linked.
     """
-    if face.value not in (2, 3, 4):
+    if face.value not in RAISABLE:
         return face
     center = points.mean(axis=0)
     # The two pips farthest apart are opposite corners (of a two, a three, a four).
