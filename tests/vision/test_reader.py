@@ -627,7 +627,7 @@ def test_dice_against_the_tray_walls_are_read_with_the_calibrated_tray(seed, val
 
 
 def test_a_one_near_the_frame_edge_is_judged_cut_by_the_die_size_its_neighbours_measure(monkeypatch):
-    """Pips smaller than most makers' made the frame's die size half as large again as the dice are: a whole
+    """Pips larger than most makers' made the frame's die size half as large again as the dice are: a whole
     die showing 1 near the top edge would pass for what the edge left of a larger face. The threes, fours
     and fives beside it measure the dice, and at that size it is whole."""
     frame, _ = draw_dice([3, 4, 5], die=56)
