@@ -200,8 +200,7 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     roundness = np.array([pips.roundness[list(face.members)].mean() for face in faces])
     distance = distances(centers, centers)
     size = np.array([median(pips.diameter[list(face.members)]) for face in faces])
-    flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
-    smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
+    flatter, smaller = _side_cues(roundness, size)
     side_of = (distance < 1.1 * die_px) & (flatter | smaller)  # [i, j]: face i is face j's side face
     value = np.array([face.value or 0 for face in faces])
     dx = centers[None, :, 0] - centers[:, None, 0]
@@ -342,14 +341,22 @@ def _as_face(
     )
 
 
+def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """([i, j]: i's pips clearly flatter than j's, [i, j]: clearly smaller), for faces or single pips of this
+    roundness and size: how a side face seen aslant differs from its top face."""
+    flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
+    smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
+    return flatter, smaller
+
+
 def _side_pip_beside(members: np.ndarray, pips: Pips) -> bool:
-    """Whether one of two pips is both smaller and flatter than the other, as `_drop_side_faces` tells a side
-    face from its top face: a 1 and the nearest pip of the side face below it lie a two's diagonal apart
-    (matteop65 valid_67, nell's ones read as twos), while a two's pips are foreshortened and sized alike
-    but for pixel noise, which makes one of them smaller or flatter, seldom both."""
-    small, large = sorted(members.tolist(), key=lambda member: pips.diameter[member])
-    smaller = pips.diameter[small] < SIDE_PIP_SHARE * pips.diameter[large]
-    return bool(smaller and pips.roundness[small] < pips.roundness[large] - ROUNDNESS_STEP / 2)
+    """Whether one of two pips is both smaller and flatter than the other (`_side_cues`, as
+    `_drop_side_faces` tells a side face from its top face): a 1 and the nearest pip of the side face below
+    it lie a two's diagonal apart (matteop65 valid_67, nell's ones read as twos), while a two's pips are
+    foreshortened and sized alike but for pixel noise, which makes one of them smaller or flatter, seldom
+    both."""
+    flatter, smaller = _side_cues(pips.roundness[members], pips.diameter[members])
+    return bool((flatter & smaller).any())
 
 
 def fits_layout(points: np.ndarray, die_px: float, params: dict[str, float]) -> bool:
