@@ -28,18 +28,18 @@ How it reads, in order:
    die seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera
    looks at a slant), the lower one is a side face however it is lit.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
-   read as a two, three or four (faces read low when pips are faint), are read again, each in a crop at its
-   own size (or a tenth larger and smaller, when both read more pips: a body's size is rough), in gray, in
-   red and in the opponent colours a* and b*: pips differ from their face in lightness or in hue, and red
-   pips, the commonest coloured ones, are bright in red at nearly full resolution. Only faces near the
-   body's centre are its die's: a neighbour's face in the crop must not pass the die's own for a side face.
-   A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
-   evidence of a die; in gray, a light streak beside it may be glare (a glossy die reflects the window),
-   which is no sign of clutter. There, pips are also looked for as maximally stable regions where the
-   black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand out nearly as
-   much as its pips; a small die's pips blur into a bar). On a body nothing else was read on, a lone pip
-   cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1,
-   which it never does in the whole frame. What they add is checked as in steps 6 and 7 (a die seen
+   or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
+   glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
+   pips: a body's size is rough), in gray, in red and in the opponent colours a* and b*: pips differ from
+   their face in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly
+   full resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not
+   pass the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled
+   die showing 1): the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die
+   reflects the window), which is no sign of clutter. There, pips are also looked for as maximally stable
+   regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
+   out nearly as much as its pips; a small die's pips blur into a bar). On a body nothing else was read on, a
+   lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads
+   as a 1, which it never does in the whole frame. What they add is checked as in steps 6 and 7 (a die seen
    low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
@@ -303,10 +303,11 @@ class DiceReader:
 
         A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
         small dice's pips merge into one blob. Their bodies tell each die's own size, so every body no face
-        was read on is read again. So is every body that shows colour and was read as a two, three or four,
-        the faces read low when some pips are faint in gray (coloured pips on a coloured die; white dice
-        with black pips are read whole in gray): a two is often one diagonal of a four, five or six. The new
-        reading replaces the old only when it has more pips.
+        was read on is read again. So is every body read as a two, three or four that shows colour or has
+        light pips, the faces read low when some pips are faint in gray: coloured pips on a coloured die,
+        and white pips on a black die, where a glint along one column outshines the pips beside it (white
+        dice with black pips are read whole in gray): a two is often one diagonal of a four, five or six.
+        The new reading replaces the old only when it has more pips.
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
@@ -322,7 +323,7 @@ class DiceReader:
             if on_body is not None and (
                 on_body.value not in LOW_READ_VALUES
                 or id(on_body) in replaced
-                or not _shows_colour(tray, center, side)
+                or (on_body.dark and not _shows_colour(tray, center, side))
             ):
                 continue
             face = self._read_body(gray, tray, center, side)

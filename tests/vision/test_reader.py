@@ -311,6 +311,20 @@ def test_a_coloured_die_read_as_a_three_or_four_is_read_again(value, low):
     assert [face.value for face in again] == [value]
 
 
+@pytest.mark.parametrize(("value", "low"), [(6, 3), (6, 2), (5, 4)])
+def test_a_black_die_with_white_pips_read_low_is_read_again(value, low):
+    """A glossy black die throws a glint along one column of its six, which outshines the pips beside it in
+    the whole frame: gray reads one column or one diagonal (nell-byler 112522 and 095533). The die shows no
+    colour, but light pips tell it is no white die (those gray reads whole, and a white die read low is not
+    read again, as in the test of the blue five): its body is read again."""
+    frame, (centre,) = draw_dice([value], face=30, pip=235, floor=150)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    read_low = Face((), low, centre, 56.0, 0.0, 0.9, dark=False, pip=10.0)
+    replaced, again = DiceReader()._read_bodies_again([read_low], find_bodies(frame), gray, frame, 1.0, 56.0)
+    assert replaced == {id(read_low)}
+    assert [face.value for face in again] == [value]
+
+
 def test_a_speck_on_a_faint_stain_of_a_flat_card_is_not_a_one():
     """A clean card is flatter than any die stands out from it, so a stain a few gray levels lighter around a
     speck is no die body, however small the card's own texture."""
