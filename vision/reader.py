@@ -237,7 +237,9 @@ class DiceReader:
             replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
-                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
+                faces = self._refuse_false_ones_and_twos(
+                    kept + again, tray, die_px, scale, bodies, frozenset(id(face) for face in again)
+                )
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
         return faces, scale, work.shape
@@ -539,7 +541,13 @@ class DiceReader:
         return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(
-        self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
+        self,
+        faces: list[Face],
+        tray: np.ndarray,
+        die_px: float,
+        scale: float,
+        bodies: Bodies | None,
+        read_on_bodies: frozenset[int] = frozenset(),
     ) -> list[Face]:
         """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
 
@@ -548,7 +556,9 @@ class DiceReader:
         die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
         letter or a glint has no body. A lone pip must also sit on a body standing out from the surface: a
-        speck on the tray has none.
+        speck on the tray has none. That is judged by a ring of face around it at the frame's die size,
+        except for faces `read_on_bodies` (ids): read in the crop of a die body, at the body's own size,
+        they have one, and the ring of a die smaller than the frame's lies on the surface beyond its edges.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -562,7 +572,7 @@ class DiceReader:
             and face.pip < typical_pip
             and not _on_body(face, bodies, scale)
         }
-        lone = [face for face in weak if face.value == 1 and id(face) not in refused]
+        lone = [face for face in weak if face.value == 1 and id(face) not in refused | read_on_bodies]
         if lone:
             surface = estimate_surface(tray, die_px)
             radius = RING_SHARE * die_px
