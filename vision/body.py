@@ -45,6 +45,10 @@ STEEP_PERCENTILE = 90
 MIN_ALIKE = 3
 SPLIT_AREAS = (1.5, 12.0)
 HEAP_FILL = 0.3  # a heap of dice fills this much of its box or more; a tray's rim, a thin ring, does not
+# A die against a tray's wall notches the floor by this share of its area or more, and this share of its
+# side deep or more (partly in the wall's shade, it may be cut short).
+NOTCH_AREA = 0.5
+NOTCH_DEPTH = 0.5
 KMEANS_SEED = 1  # any fixed seed: what matters is that a frame is split the same way every time
 
 
@@ -115,7 +119,8 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     A second opinion for the reader: its pip-based estimate can take whole dark dice on a pale board for the
     pips of one huge die, and a count of bodies tells when gray found fewer dice than there are (coloured
     pips). The surface window is a third of the shorter side, so this sees dice up to about a sixth of it:
-    the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`).
+    the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`), and
+    the dice lying against a tray's wall are told by the notches they cut into its floor (`_notches`).
     """
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
     small = resize(image, factor)
@@ -150,17 +155,59 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     centers, areas = np.zeros((0, 2)), np.zeros(0)
     if compact.sum() >= MIN_ALIKE:
         typical = float(np.median(area[compact]))
-        heaps = inside & (area >= SPLIT_AREAS[0] * typical) & (area <= SPLIT_AREAS[1] * typical)
-        heaps &= area >= HEAP_FILL * width * height
+        large = area >= SPLIT_AREAS[0] * typical
+        heaps = inside & large & (area <= SPLIT_AREAS[1] * typical) & (area >= HEAP_FILL * width * height)
         for index in np.flatnonzero(heaps):
             if compact[index] or _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1]):
                 single[index] = False
                 dice = int(round(area[index] / typical))
                 centers = np.vstack([centers, _split(labels == index + 1, dice)])
                 areas = np.concatenate([areas, np.full(dice, area[index] / dice)])
+        for index in np.flatnonzero(large & ~heaps):
+            notched, notch_areas = _notches(labels == index + 1, typical)
+            centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
     sides = np.sqrt(area[single]) / factor
     centers = np.vstack([centroids[1:][single], centers]) / factor
     return Bodies(centers, float(np.median(sides)), np.concatenate([sides, np.sqrt(areas) / factor]))
+
+
+def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
+    """The dice lying against `wall` (a mask: a blob too large or too hollow for a heap of dice), as
+    (centres, areas) in mask pixels, `typical` being a die's area there.
+
+    A tray's rim and walls stand out from its floor like the dice do, so the dice against them join their
+    blob and none is told apart by its outline. But a tray's floor is convex, also in perspective: within
+    the wall, the floor is the largest hole, and the dice cut notches into its outline. What of the wall
+    lies within the hole's convex hull and is half a die deep or more is dice (a slightly bent or blurred
+    edge, or the shadow or vignette along a wall, leaves shallower slivers): each notch of half a die's
+    area or more holds as many dice as its area, split as a heap is.
+    """
+    mask = wall.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    holes = [contour for contour, links in zip(contours, hierarchy[0], strict=True) if links[3] >= 0]
+    centers, areas = np.zeros((0, 2)), np.zeros(0)
+    largest = max(holes, key=cv2.contourArea) if holes else None
+    # A floor the dice roll on holds many of them; a smaller hole is a gap in the wall's own pattern.
+    if largest is None or cv2.contourArea(largest) < SPLIT_AREAS[1] * typical:
+        return centers, areas
+    floor = np.zeros_like(mask)
+    cv2.fillPoly(floor, [cv2.convexHull(largest)], 1)
+    notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, middles = cv2.connectedComponentsWithStats(notches, connectivity=8)
+    # What an opening by that depth leaves: a die's core, not the shallow bulge of a shadow or a vignette.
+    depth = max(3, int(round(NOTCH_DEPTH * np.sqrt(typical))) | 1)
+    deep = np.unique(labels[cv2.morphologyEx(notches, cv2.MORPH_OPEN, np.ones((depth, depth), np.uint8)) > 0])
+    for index in deep[deep > 0]:
+        _, _, width, height, area = (int(value) for value in stats[index])
+        if not (
+            NOTCH_AREA * typical <= area <= SPLIT_AREAS[1] * typical and area >= HEAP_FILL * width * height
+        ):
+            continue
+        dice = max(1, int(round(area / typical)))
+        notched = middles[index][None, :] if dice == 1 else _split(labels == index, dice)
+        centers = np.vstack([centers, notched])
+        areas = np.concatenate([areas, np.full(dice, area / dice)])
+    return centers, areas
 
 
 def _split(blob: np.ndarray, count: int) -> np.ndarray:

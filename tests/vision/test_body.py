@@ -74,6 +74,25 @@ def test_dice_that_touch_are_split_into_one_body_each():
     assert bodies.size == pytest.approx(30, rel=0.2)
 
 
+@pytest.mark.parametrize("wall", [(40, 40, 40), (200, 200, 200)])
+def test_dice_against_a_tray_wall_are_bodies_of_their_own(wall):
+    """A tray's wall, darker or lighter than its floor, stands out from the floor as the dice do, so the dice
+    lying against it join its blob. The floor within the wall is convex, and each of them notches it: a
+    body each, at its die (nell-byler's tray held 15 such dice). The wall itself is no die, nor is a shallow
+    bulge along it (a shadow at its foot), a fifth of a die deep."""
+    frame, _ = felt_with_dice(die=30)
+    cv2.rectangle(frame, (40, 40), (600, 440), wall, 24)  # 28 to 52 px in from each edge
+    cv2.rectangle(frame, (250, 52), (350, 58), wall, -1)
+    against = [(200, 67), (420, 67), (67, 300), (560, 400)]
+    for x, y in against:
+        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (200, 120, 40), -1)
+    bodies = find_bodies(frame)
+    assert bodies.count == 7
+    for x, y in against:
+        assert np.hypot(*(bodies.centers - (x, y)).T).min() < 6
+    assert bodies.sizes.min() > 0.7 * 30
+
+
 def test_a_heap_splits_the_same_way_whatever_ran_before():
     """k-means draws from OpenCV's global random generator: a frame's heap must be split alike however
     earlier calls left it, or the same photo reads differently as the second of a set than alone."""
