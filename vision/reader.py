@@ -556,9 +556,9 @@ class DiceReader:
         die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
         letter or a glint has no body. A lone pip must also sit on a body standing out from the surface: a
-        speck on the tray has none. That is judged by a ring of face around it at the frame's die size,
-        except for faces `read_on_bodies` (ids): read in the crop of a die body, at the body's own size,
-        they have one, and the ring of a die smaller than the frame's lies on the surface beyond its edges.
+        speck on the tray has none. That is judged by a ring of face around it at the frame's die size, or
+        for faces `read_on_bodies` (ids: read in the crop of a die body) at the body's own size: the ring
+        of a die smaller than the frame's dice lies beyond its edges, on the surface.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -572,13 +572,13 @@ class DiceReader:
             and face.pip < typical_pip
             and not _on_body(face, bodies, scale)
         }
-        lone = [face for face in weak if face.value == 1 and id(face) not in refused | read_on_bodies]
+        lone = [face for face in weak if face.value == 1 and id(face) not in refused]
         if lone:
             surface = estimate_surface(tray, die_px)
-            radius = RING_SHARE * die_px
             for face in lone:
                 center = (face.center[0] / scale, face.center[1] / scale)
-                if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
+                side = face.size / scale if id(face) in read_on_bodies else die_px
+                if body_contrast(surface, tray, center, RING_SHARE * side) < self.params["body_contrast"]:
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
 

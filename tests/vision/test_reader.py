@@ -241,9 +241,9 @@ def test_a_small_die_of_another_set_is_read_at_its_own_size():
 
 @pytest.mark.parametrize("die", [26, 34])
 def test_a_small_white_die_showing_one_is_read_on_its_body(die):
-    """A white die showing 1, smaller than the dice beside it (nell-byler 111434): the ring of face a lone pip
-    needs is looked for at the frame's die size, which lies beyond this die's edges, on the surface. Its
-    body (a blob with an edge) was read again at its own size, and a pip read there has its body."""
+    """A white die showing 1, smaller than the dice beside it (nell-byler 111434): at the frame's die size,
+    the ring of face a lone pip needs lies beyond this die's edges, on the surface. Its body was read again
+    at its own size, and so is the ring around the pip read there."""
     frame, _ = draw_dice([3, 5, 6, 4], die=60, face=235, pip=30, floor=150)
     centre = np.array([320.0, 400.0])
     corner = (centre - die / 2).astype(int)
