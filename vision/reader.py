@@ -237,9 +237,7 @@ class DiceReader:
             replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
-                faces = self._refuse_false_ones_and_twos(
-                    kept + again, tray, die_px, scale, bodies, frozenset(id(face) for face in again)
-                )
+                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
         return faces, scale, work.shape
@@ -541,13 +539,7 @@ class DiceReader:
         return complete_faces(faces, pips, work, params)
 
     def _refuse_false_ones_and_twos(
-        self,
-        faces: list[Face],
-        tray: np.ndarray,
-        die_px: float,
-        scale: float,
-        bodies: Bodies | None,
-        read_on_bodies: frozenset[int] = frozenset(),
+        self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
     ) -> list[Face]:
         """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
 
@@ -556,9 +548,7 @@ class DiceReader:
         die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
         letter or a glint has no body. A lone pip must also sit on a body standing out from the surface: a
-        speck on the tray has none. That is judged by a ring of face around it at the frame's die size, or
-        for faces `read_on_bodies` (ids: read in the crop of a die body) at the body's own size: the ring
-        of a die smaller than the frame's dice lies beyond its edges, on the surface.
+        speck on the tray has none.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -575,10 +565,10 @@ class DiceReader:
         lone = [face for face in weak if face.value == 1 and id(face) not in refused]
         if lone:
             surface = estimate_surface(tray, die_px)
+            radius = RING_SHARE * die_px
             for face in lone:
                 center = (face.center[0] / scale, face.center[1] / scale)
-                side = face.size / scale if id(face) in read_on_bodies else die_px
-                if body_contrast(surface, tray, center, RING_SHARE * side) < self.params["body_contrast"]:
+                if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
 

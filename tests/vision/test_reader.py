@@ -239,19 +239,6 @@ def test_a_small_die_of_another_set_is_read_at_its_own_size():
     assert small.value == 5 and small.size < 40
 
 
-@pytest.mark.parametrize("die", [26, 34])
-def test_a_small_white_die_showing_one_is_read_on_its_body(die):
-    """A white die showing 1, smaller than the dice beside it (nell-byler 111434): at the frame's die size,
-    the ring of face a lone pip needs lies beyond this die's edges, on the surface. Its body was read again
-    at its own size, and so is the ring around the pip read there."""
-    frame, _ = draw_dice([3, 5, 6, 4], die=60, face=235, pip=30, floor=150)
-    centre = np.array([320.0, 400.0])
-    corner = (centre - die / 2).astype(int)
-    cv2.rectangle(frame, tuple(corner), tuple(corner + die), (235, 235, 235), -1)
-    cv2.circle(frame, (320, 400), int(die * 0.09), (30, 30, 30), -1, cv2.LINE_AA)
-    assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
-
-
 @pytest.mark.parametrize("value", [4, 5, 6])
 def test_dark_red_pips_on_a_black_die_are_read_in_a_star(value):
     """A black die with dark red pips beside white dice, saved as JPEG as cameras do: its pips are about as
