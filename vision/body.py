@@ -160,9 +160,8 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         for index in np.flatnonzero(heaps):
             if compact[index] or _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1]):
                 single[index] = False
-                dice = int(round(area[index] / typical))
-                centers = np.vstack([centers, _split(labels == index + 1, dice)])
-                areas = np.concatenate([areas, np.full(dice, area[index] / dice)])
+                heaped, heap_areas = _dice_in(labels == index + 1, float(area[index]), typical)
+                centers, areas = np.vstack([centers, heaped]), np.concatenate([areas, heap_areas])
         for index in np.flatnonzero(large & ~heaps):
             notched, notch_areas = _notches(labels == index + 1, typical)
             centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
@@ -193,7 +192,7 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
     floor = np.zeros_like(mask)
     cv2.fillPoly(floor, [cv2.convexHull(largest)], 1)
     notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, middles = cv2.connectedComponentsWithStats(notches, connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(notches, connectivity=8)
     # What an opening by that depth leaves: a die's core, not the shallow bulge of a shadow or a vignette.
     depth = max(3, int(round(NOTCH_DEPTH * np.sqrt(typical))) | 1)
     deep = np.unique(labels[cv2.morphologyEx(notches, cv2.MORPH_OPEN, np.ones((depth, depth), np.uint8)) > 0])
@@ -203,11 +202,19 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
             NOTCH_AREA * typical <= area <= SPLIT_AREAS[1] * typical and area >= HEAP_FILL * width * height
         ):
             continue
-        dice = max(1, int(round(area / typical)))
-        notched = middles[index][None, :] if dice == 1 else _split(labels == index, dice)
-        centers = np.vstack([centers, notched])
-        areas = np.concatenate([areas, np.full(dice, area / dice)])
+        notched, notch_areas = _dice_in(labels == index, float(area), typical)
+        centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
     return centers, areas
+
+
+def _dice_in(blob: np.ndarray, area: float, typical: float) -> tuple[np.ndarray, np.ndarray]:
+    """(centres, areas) of the dice in `blob` (a mask of `area` pixels, `typical` a die's area): as many as
+    its area holds, at least one, split as touching dice are (`_split`)."""
+    dice = max(1, int(round(area / typical)))
+    if dice == 1:
+        ys, xs = np.nonzero(blob)
+        return np.array([[xs.mean(), ys.mean()]]), np.array([area])
+    return _split(blob, dice), np.full(dice, area / dice)
 
 
 def _split(blob: np.ndarray, count: int) -> np.ndarray:
