@@ -447,9 +447,10 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     die sides (faces of one reading are distinct dice: it merged its own overlaps), and the reading with the
     most pips wins (the more confident on a tie): a channel loses pips that are faint in it far more often
     than it makes up a whole pip layout, so a two in one channel and a five in another is a five whose faint
-    pips one channel missed. Unreadable regions come from the first reading alone, and only where no
-    channel read a die.
+    pips one channel missed. A two is no layout, though (`_winner`). Unreadable regions come from the first
+    reading alone, and only where no channel read a die.
     """
+    gray = {id(face) for face in readings[0]} if readings else set()
     dice: list[list[Face]] = []
     for faces in readings:
         seen = len(dice)  # a reading's own faces are distinct dice: it already merged what overlaps
@@ -462,8 +463,25 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
                 dice.append([face])
             else:
                 dice[nearest].append(face)
-    chosen = [max(die, key=lambda face: (face.value, face.confidence)) for die in dice]
+    chosen = [_winner(die, id(die[0]) in gray) for die in dice]
     unread = [face for face in readings[0] if face.value is None]
     return chosen + [
         face for face in unread if all(_gap(face.center, die.center) >= OVERLAP * die_px for die in chosen)
     ]
+
+
+def _winner(die: list[Face], first_in_gray: bool) -> Face:
+    """The face of `die` (its faces in reading order) with most pips, the more confident on a tie.
+
+    But a two that one colour channel alone read does not outvote a one that gray (`first_in_gray`) and
+    another channel read. In the channel of a die's own colour its light pips are faint (white pips on a
+    red die, in red), and a side face's pip or a glint seen as faint beside the one makes a two. A faint
+    pip gray missed is another matter: a channel that sees it sees the whole layout of a three or more, or
+    gray reads that two itself (nell-byler 112256: gray, green and blue read a one, red a two).
+    """
+    best = max(die, key=lambda face: (face.value, face.confidence))
+    ones = [face for face in die if face.value == 1]
+    twos = sum(face.value == 2 for face in die)
+    if best.value == 2 and twos == 1 and first_in_gray and die[0].value == 1 and len(ones) >= 2:
+        return max(ones, key=lambda face: face.confidence)
+    return best

@@ -20,7 +20,9 @@ How it reads, in order:
    guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
-   are faint in gray and plain in red. White dice with black pips are read in gray alone.
+   are faint in gray and plain in red. But a two one colour channel alone reads does not outvote a one that
+   gray and another channel read (white pips on a red die are faint in red, and a side face's pip beside the
+   one makes a two there). White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
    frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on a
    keyboard are not dice.
