@@ -475,9 +475,9 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
 
     But a two that one colour channel alone read does not outvote a one that gray (`first_in_gray`) and
     another channel read. In the channel of a die's own colour its light pips are faint (white pips on a
-    red die, in red), and a side face's pip or a glint seen as faint beside the one makes a two. A faint
-    pip gray missed is another matter: a channel that sees it sees the whole layout of a three or more, or
-    gray reads that two itself (nell-byler 112256: gray, green and blue read a one, red a two).
+    red die, in red), and a side face's pip or a glint seen as faint beside the one makes a two (nell-byler
+    112256: gray, green and blue read a one, red a two). A two gray reads still wins, and so does one that
+    only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are.
     """
     best = max(die, key=lambda face: (face.value, face.confidence))
     ones = [face for face in die if face.value == 1]
