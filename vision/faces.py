@@ -450,7 +450,7 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     pips one channel missed. A two is no layout, though (`_winner`). Unreadable regions come from the first
     reading alone, and only where no channel read a die.
     """
-    gray = {id(face) for face in readings[0]} if readings else set()
+    gray = {id(face) for face in readings[0]}  # the first reading is gray's
     dice: list[list[Face]] = []
     for faces in readings:
         seen = len(dice)  # a reading's own faces are distinct dice: it already merged what overlaps
