@@ -62,14 +62,23 @@ def load_truth(path: Path) -> list[Sample]:
     return samples
 
 
-def run(samples: list[Sample], read: Callable[[np.ndarray], Reading]) -> Iterator[ImageResult]:
-    """Read every sample's image with `read`, timing the call alone on one OpenCV thread."""
+def run(
+    samples: list[Sample],
+    read: Callable[[np.ndarray], Reading],
+    prepare: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> Iterator[ImageResult]:
+    """Read every sample's image with `read`, timing the call alone on one OpenCV thread.
+
+    `prepare` changes each decoded photo before it is read, untimed: the benchmark turns photos with it.
+    """
     cv2.setNumThreads(1)
     for sample in samples:
         frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
         if frame is None:
             yield ImageResult(sample, (), 0.0, f"cannot decode {sample.image}")
             continue
+        if prepare is not None:
+            frame = prepare(frame)
         start = time.perf_counter()
         reading = read(frame)
         seconds = time.perf_counter() - start

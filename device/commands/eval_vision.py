@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
 
 from vision.dataset import load_truth, run, summarise
 from vision.reader import DiceReader
@@ -18,14 +21,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def evaluate(truth: Path) -> dict:
-    """The metrics of the default reader on one set; raises ValueError for a missing or malformed set."""
+def evaluate(truth: Path, prepare: Callable[[np.ndarray], np.ndarray] | None = None) -> dict:
+    """The metrics of the default reader on one set, each photo changed by `prepare` first (see
+    `vision.dataset.run`); raises ValueError for a missing or malformed set."""
     if not truth.is_file():
         raise ValueError(f"no such truth file: {truth}")
     samples = load_truth(truth)
     if not samples:
         raise ValueError(f"{truth} holds no images")
-    return summarise(list(run(samples, DiceReader().read)))
+    return summarise(list(run(samples, DiceReader().read, prepare)))
 
 
 def handle(args: argparse.Namespace) -> int:

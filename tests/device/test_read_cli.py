@@ -60,3 +60,15 @@ def test_bench_vision_prints_one_table(tmp_path, capsys):
     assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
     assert "640x480" in out and "1280x720" in out
     assert out.count("calibrated ") == 2  # the appliance's steady state is timed too
+    assert "turned" not in out  # turned photos only when asked: they triple the time
+
+
+def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(tmp_path, capsys):
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--turned"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
+    assert [row.split("|")[1].strip() for row in rows] == ["tiny", "tiny turned 90", "tiny turned 180"]
+    assert all("100.0%" in row for row in rows)

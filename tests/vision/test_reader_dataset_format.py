@@ -37,6 +37,18 @@ def test_scores_follow_the_multiset_contract(tmp_path):
     assert metrics["ms_median"] >= 0.0 and metrics["ms_p90"] >= metrics["ms_median"]
 
 
+def test_prepare_changes_each_photo_before_it_is_read(tmp_path):
+    truth = _write_set(tmp_path, [{"image": "images/a.png", "values": [1]}])
+    shapes = []
+
+    def read(frame):
+        shapes.append(frame.shape)
+        return Reading()
+
+    list(run(load_truth(truth), read, prepare=lambda frame: frame[:, :16]))
+    assert shapes == [(32, 16, 3)]
+
+
 @pytest.mark.parametrize("line", ['{"image": "x.png"}', "not json", '{"image": "x.png", "values": [7]}'])
 def test_malformed_truth_names_the_line(tmp_path, line):
     truth = tmp_path / "truth.jsonl"
