@@ -5,7 +5,8 @@ How it reads, in order:
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
    compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
-   the pips by more than twice, the frame is read at both sizes and the reading with more dice wins.
+   the pips by more than twice, the frame is read at both sizes and the reading with more dice wins (replacing
+   dice read at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    and every later distance is a share of that die size, so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
@@ -150,7 +151,9 @@ BODY_SIZES = (1.0, 1.1, 0.9)
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 # Bodies needed to read the frame again at their size when the pips tell another: one blob may be a pip of the
 # die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice (matteop65
-# two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera).
+# two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera). A white die's pips
+# are bodies too (the die itself is as pale as the board): when dice were read at the pips' size, the reading
+# at the bodies' size replaces them only with dice read on that many bodies (two_7 at 2 and 2.5 times).
 SIZE_WITNESSES = 2
 
 
@@ -197,9 +200,11 @@ class DiceReader:
         witnessed = bodies is not None and bodies.count >= SIZE_WITNESSES
         if body_px is not None and witnessed and not 0.5 < body_px / die_px < 2.0:
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
-            # When the dice bodies tell another size, read at that size too; keep the reading with more dice.
+            # When the dice bodies tell another size, read at that size too; keep the reading with more dice
+            # (when it replaces dice, read on bodies: `SIZE_WITNESSES`).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
-            if _dice_read(retry[0]) > _dice_read(faces):
+            confirmed = not _dice_read(faces) or _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
+            if confirmed and _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
         # A die the frame cuts is told by the size its readable neighbours measure, not by their pips' size.
         dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), measured_die(faces, die_px * scale))
@@ -581,6 +586,11 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:
         return False
     gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
     return bool((gaps <= BODY_CENTRE_SHARE * bodies.sizes).any())
+
+
+def _dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:
+    """Faces read with a value that lie on one of `bodies` (`_on_body`)."""
+    return sum(face.value is not None and _on_body(face, bodies, scale) for face in faces)
 
 
 def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:

@@ -555,10 +555,11 @@ def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
     assert face is not None and face.value == 3
 
 
-def test_one_small_body_does_not_overrule_the_pip_based_die_size(monkeypatch):
-    """A big die showing 2 beside a grille of small holes: the pips tell a die 100 px wide, and one body
-    14 px wide (the die's own pip) is no witness for reading the frame at that size, where the grille
-    reads as dice. Two bodies of that size are (dark dice on a pale board passing for a big die's pips)."""
+def test_small_bodies_that_are_a_dies_own_pips_do_not_overrule_the_pip_based_die_size(monkeypatch):
+    """A big white die showing 2 beside a grille of small holes: the pips tell a die 100 px wide, while
+    the body finder sees the die's two pips (14 px) as bodies, the die itself being as pale as the board.
+    At their size the grille reads as rows of dice, none of them on those bodies: one body is no witness,
+    and two are none either when the dice they would replace are read on neither."""
     frame = np.full((480, 640, 3), 170, np.uint8)
     cv2.rectangle(frame, (400, 250), (500, 350), (235, 235, 235), -1)
     for centre in ((425, 275), (475, 325)):
@@ -569,14 +570,26 @@ def test_one_small_body_does_not_overrule_the_pip_based_die_size(monkeypatch):
     frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
     monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 100.0)
     centres = np.array([[425.0, 275.0], [475.0, 325.0]])
-    monkeypatch.setattr(
-        reader_module, "find_bodies", lambda tray: Bodies(centres[:1], 14.0, np.array([14.0]))
-    )
-    assert DiceReader().read(frame).values == [2]
-    monkeypatch.setattr(
-        reader_module, "find_bodies", lambda tray: Bodies(centres, 14.0, np.array([14.0, 14.0]))
-    )
-    assert DiceReader().read(frame).values != [2]
+    for count in (1, 2):
+        bodies = Bodies(centres[:count], 14.0, np.full(count, 14.0))
+        monkeypatch.setattr(reader_module, "find_bodies", lambda tray, bodies=bodies: bodies)
+        assert DiceReader().read(frame).values == [2]
+
+
+def test_a_row_of_dark_dice_read_as_one_big_three_is_read_again_at_the_size_of_their_bodies(monkeypatch):
+    """Three small dark dice in a diagonal row on a pale board pass for the pips of one huge die showing 3.
+    Their bodies tell the dice's size, and read at it, each body holds a die showing 2."""
+    frame = np.full((480, 640, 3), 190, np.uint8)
+    frame[:, 480:], frame[:, :60] = 235, 110  # a white card and a dark rim: the frame's brightness range
+    centres = np.array([[250.0 + 40 * step, 180.0 + 40 * step] for step in range(3)])
+    for x, y in centres.astype(int):
+        cv2.rectangle(frame, (x - 13, y - 13), (x + 13, y + 13), (50, 45, 40), -1)
+        for offset in (-6, 6):
+            cv2.circle(frame, (x + offset, y + offset), 2, (235, 235, 235), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 150.0)
+    monkeypatch.setattr(reader_module, "find_bodies", lambda tray: Bodies(centres, 26.0, np.full(3, 26.0)))
+    assert DiceReader().read(frame).values == [2, 2, 2]
 
 
 def test_a_light_pip_cut_out_of_its_glint_reads_as_a_one_on_a_body_nothing_else_was_read_on():
