@@ -69,7 +69,7 @@ def run(
 ) -> Iterator[ImageResult]:
     """Read every sample's image with `read`, timing the call alone on one OpenCV thread.
 
-    `prepare` changes each decoded photo before it is read, untimed: the benchmark turns photos with it.
+    `prepare` changes each decoded photo before it is read, untimed: the benchmark turns or enlarges photos.
     """
     cv2.setNumThreads(1)
     for sample in samples:

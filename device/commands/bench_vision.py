@@ -10,6 +10,10 @@ photos taken one way up can be right on some of them by luck of the pixel grid, 
 on a threshold; turned, those readings are drawn again, so the turned rows show what the accuracy on unseen
 photos may be. (A camera that looks at a slant must be held upright, see `vision.sides`, so on slanted
 photos the turned rows also lose the side faces that are then above their top faces.)
+
+With `--enlarged`, each set is also read with every photo enlarged 2.5 times (bicubic): the reader shrinks
+a big photo to its working die size by another path than it enlarges a small one, so this row shows how
+much of the accuracy holds for a camera with more pixels on the dice (a Raspberry Pi camera's 8 MP stills).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -32,6 +36,7 @@ from vision.reader import DiceReader
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
 SIM_FRAMES = 30
 TURNS = {"turned 90": cv2.ROTATE_90_CLOCKWISE, "turned 180": cv2.ROTATE_180}  # --turned: label -> rotation
+ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 one a Pi camera's 3200x2400
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="folder of photo sets")
     parser.add_argument(
         "--turned", action="store_true", help="also read every set with its photos turned 90 and 180 degrees"
+    )
+    parser.add_argument(
+        "--enlarged", action="store_true", help=f"also read every set with its photos enlarged {ENLARGEMENT}x"
     )
     parser.set_defaults(handler=handle)
 
@@ -50,8 +58,9 @@ def handle(args: argparse.Namespace) -> int:
     header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
+    variants = _variants(args.turned, args.enlarged)
     for folder in sets:
-        for row in _rows(folder, args.turned):
+        for row in _rows(folder, variants):
             print(row)
     if not sets:
         print(f"(no photo sets under {args.datasets})")
@@ -60,12 +69,23 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rows(folder: Path, turned: bool) -> Iterator[str]:
-    """The table's rows for one photo set: as taken, then (`turned`) turned each way of `TURNS`."""
-    turns = [("", None)] + ([(f" {label}", code) for label, code in TURNS.items()] if turned else [])
-    for label, code in turns:
+def _variants(turned: bool, enlarged: bool) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """The photo variants asked for, by row label: each changes a photo before it is read (untimed)."""
+    variants = {}
+    if turned:
+        for label, code in TURNS.items():
+            variants[label] = lambda frame, code=code: cv2.rotate(frame, code)
+    if enlarged:
+        variants[f"enlarged {ENLARGEMENT}x"] = lambda frame: cv2.resize(
+            frame, None, fx=ENLARGEMENT, fy=ENLARGEMENT, interpolation=cv2.INTER_CUBIC
+        )
+    return variants
+
+
+def _rows(folder: Path, variants: dict[str, Callable[[np.ndarray], np.ndarray]]) -> Iterator[str]:
+    """The table's rows for one photo set: as taken, then with each of `variants` (`_variants`)."""
+    for label, prepare in [("", None), *((f" {label}", prepare) for label, prepare in variants.items())]:
         name = folder.name + label
-        prepare = None if code is None else lambda frame, code=code: cv2.rotate(frame, code)
         try:
             m = evaluate(folder / "truth.jsonl", prepare)
         except (ValueError, OSError) as error:

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from device.cli import main
+from vision.reader import DiceReader
 
 
 def _photo(path):
@@ -60,7 +61,7 @@ def test_bench_vision_prints_one_table(tmp_path, capsys):
     assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
     assert "640x480" in out and "1280x720" in out
     assert out.count("calibrated ") == 2  # the appliance's steady state is timed too
-    assert "turned" not in out  # turned photos only when asked: they triple the time
+    assert "turned" not in out and "enlarged" not in out  # variants only when asked: they multiply the time
 
 
 def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(tmp_path, capsys):
@@ -72,3 +73,23 @@ def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(t
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
     assert [row.split("|")[1].strip() for row in rows] == ["tiny", "tiny turned 90", "tiny turned 180"]
     assert all("100.0%" in row for row in rows)
+
+
+def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    photo_shape = cv2.imread(str(folder / "images" / "a.png")).shape
+    shapes = []
+    original_read = DiceReader.read
+    monkeypatch.setattr(
+        DiceReader, "read", lambda self, frame: shapes.append(frame.shape) or original_read(self, frame)
+    )
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--turned", "--enlarged"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
+    labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny enlarged 2.5x"]
+    assert [row.split("|")[1].strip() for row in rows] == labels
+    assert all("100.0%" in row for row in rows)
+    enlarged = (photo_shape[0] * 5 // 2, photo_shape[1] * 5 // 2, 3)
+    assert shapes[:4] == [photo_shape, photo_shape[1::-1] + (3,), photo_shape, enlarged]
