@@ -86,8 +86,10 @@ def _variants(turned: bool, enlarged: bool) -> dict[str, Callable[[np.ndarray], 
 
 def _rows(folder: Path, variants: dict[str, Callable[[np.ndarray], np.ndarray]]) -> Iterator[str]:
     """The table's rows for one photo set: as taken, then with each of `variants` (`_variants`)."""
-    for label, prepare in [("", None), *((f" {label}", prepare) for label, prepare in variants.items())]:
-        name = folder.name + label
+    named = [(folder.name, None)] + [
+        (f"{folder.name} {label}", prepare) for label, prepare in variants.items()
+    ]
+    for name, prepare in named:
         try:
             m = evaluate(folder / "truth.jsonl", prepare)
         except (ValueError, OSError) as error:

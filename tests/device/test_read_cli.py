@@ -83,9 +83,12 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     photo_shape = cv2.imread(str(folder / "images" / "a.png")).shape
     shapes = []
     original_read = DiceReader.read
-    monkeypatch.setattr(
-        DiceReader, "read", lambda self, frame: shapes.append(frame.shape) or original_read(self, frame)
-    )
+
+    def read_noting_shape(self, frame):
+        shapes.append(frame.shape)
+        return original_read(self, frame)
+
+    monkeypatch.setattr(DiceReader, "read", read_noting_shape)
     assert main(["bench-vision", "--datasets", str(tmp_path), "--turned", "--enlarged"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
     labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny enlarged 2.5x"]
