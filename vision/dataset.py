@@ -104,3 +104,10 @@ def summarise(results: list[ImageResult]) -> dict[str, float | int]:
             r.problem is not None and r.problem.startswith("cannot decode") for r in results
         ),
     }
+
+
+def exact_in_every(runs: list[list[ImageResult]]) -> float:
+    """Share of the images read exactly in every one of `runs` (runs over the same samples, each reading
+    them changed another way): a hand right as taken but wrong turned was right by luck of the pixel grid."""
+    every = [all(result.exact for result in image) for image in zip(*runs, strict=True)]
+    return sum(every) / len(every) if every else 0.0

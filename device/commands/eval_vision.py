@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dataset import load_truth, run, summarise
+from vision.dataset import ImageResult, load_truth, run, summarise
 from vision.reader import DiceReader
 
 
@@ -21,20 +21,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def evaluate(truth: Path, prepare: Callable[[np.ndarray], np.ndarray] | None = None) -> dict:
-    """The metrics of the default reader on one set, each photo changed by `prepare` first (see
+def read_set(truth: Path, prepare: Callable[[np.ndarray], np.ndarray] | None = None) -> list[ImageResult]:
+    """The default reader's result on every photo of one set, each photo changed by `prepare` first (see
     `vision.dataset.run`); raises ValueError for a missing or malformed set."""
     if not truth.is_file():
         raise ValueError(f"no such truth file: {truth}")
     samples = load_truth(truth)
     if not samples:
         raise ValueError(f"{truth} holds no images")
-    return summarise(list(run(samples, DiceReader().read, prepare)))
+    return list(run(samples, DiceReader().read, prepare))
 
 
 def handle(args: argparse.Namespace) -> int:
     try:
-        metrics = evaluate(args.truth)
+        metrics = summarise(read_set(args.truth))
     except (ValueError, OSError) as error:
         print(f"pipkeeper eval-vision: {error}", file=sys.stderr)
         return 2

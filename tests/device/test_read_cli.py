@@ -6,7 +6,9 @@ import cv2
 import numpy as np
 
 from device.cli import main
+from device.commands import bench_vision
 from vision.reader import DiceReader
+from vision.reading import Reading
 
 
 def _photo(path):
@@ -71,7 +73,8 @@ def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(t
     (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
     assert main(["bench-vision", "--datasets", str(tmp_path), "--turned"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
-    assert [row.split("|")[1].strip() for row in rows] == ["tiny", "tiny turned 90", "tiny turned 180"]
+    labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny every variant"]
+    assert [row.split("|")[1].strip() for row in rows] == labels
     assert all("100.0%" in row for row in rows)
 
 
@@ -91,8 +94,48 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     monkeypatch.setattr(DiceReader, "read", read_noting_shape)
     assert main(["bench-vision", "--datasets", str(tmp_path), "--turned", "--enlarged"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
-    labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny enlarged 2.5x"]
+    labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny enlarged 2.5x", "tiny every variant"]
     assert [row.split("|")[1].strip() for row in rows] == labels
     assert all("100.0%" in row for row in rows)
     enlarged = (photo_shape[0] * 5 // 2, photo_shape[1] * 5 // 2, 3)
     assert shapes[:4] == [photo_shape, photo_shape[1::-1] + (3,), photo_shape, enlarged]
+
+
+def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
+    """Photo a is misread turned a quarter round, photo b turned a half round: each turned row reads half
+    the hands, and no hand is read right in every variant (neither the worst row nor their mean)."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    for name in ("a", "b"):
+        _photo(folder / "images" / f"{name}.png")
+    marked = cv2.imread(str(folder / "images" / "b.png"))
+    marked[:8, :8] = (0, 0, 255)  # a red corner tells photo b's way up
+    cv2.imwrite(str(folder / "images" / "b.png"), marked)
+    lines = [json.dumps({"image": f"images/{name}.png", "values": [2]}) for name in ("a", "b")]
+    (folder / "truth.jsonl").write_text("\n".join(lines) + "\n")
+    original_read = DiceReader.read
+
+    def read_misreading_some_turned_photos(self, frame):
+        red = (frame == (0, 0, 255)).all(axis=2)
+        turned_a = frame.shape[0] > frame.shape[1] and not red.any()
+        upside_down_b = red[-8:, -8:].all()
+        return (
+            Reading(frame_size=frame.shape[1::-1])
+            if turned_a or upside_down_b
+            else original_read(self, frame)
+        )
+
+    monkeypatch.setattr(DiceReader, "read", read_misreading_some_turned_photos)
+    monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--turned"]) == 0
+    rows = {
+        row.split("|")[1].strip(): row.split("|")[5].strip()
+        for row in capsys.readouterr().out.splitlines()
+        if row.startswith("| tiny")
+    }
+    assert rows == {
+        "tiny": "100.0%",
+        "tiny turned 90": "50.0%",
+        "tiny turned 180": "50.0%",
+        "tiny every variant": "0.0%",
+    }
