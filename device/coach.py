@@ -361,6 +361,8 @@ class Coach:
                 del self._games[old]
         if not game.finished or coach.replay is None or coach.review_error is not None:
             return None
+        if coach.replay.done < len(game.commands):
+            return None  # a review with the last decisions still unjudged would undercount the cost
         return coach.replay.review()
 
     # --- tables ----------------------------------------------------------------------------------

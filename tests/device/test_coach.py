@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from device.advisor_cache import AdvisorCache
-from device.coach import Coach, box_hints, keep_hint, review_game
+from device.coach import REVIEW_STEP, Coach, box_hints, keep_hint, review_game
 from device.session import TableSession
 from device.store import GameStore
 from scoring.game import Game
@@ -80,6 +80,26 @@ def test_scoring_early_is_charged_against_rerolling_and_undo_takes_a_decision_ba
     assert review["decisions"][0]["cost"] > 0.5
     game.undo()
     assert review_game(table, game.setup, game.commands)["0"]["decisions"] == []
+
+
+def test_a_game_finished_before_its_review_caught_up_shows_no_review_until_every_decision_is_judged(
+    forced_table, tmp_path
+):
+    # The table arrives (or the coach is switched on) late: the review is judged REVIEW_STEP commands
+    # per snapshot, so the first snapshot after the last box must not pass off a part as the whole.
+    state_dir = tmp_path / "state"
+    shutil.copytree(forced_table[0], state_dir)
+    coach = Coach(AdvisorCache(state_dir), state_dir)
+    game = Game(["Ann"], "forced")
+    coach.command(game, "g1", {"type": "coach", "player": 0, "on": True})
+    assert coach.wait_ready(game, timeout=10)
+    for box in game.rules.boxes:
+        game.roll([1, 2, 3, 4, 5])
+        game.score(box)
+    assert game.finished and len(game.commands) > REVIEW_STEP
+    views = [coach.view(game, "g1")["review"] for _ in range(-(-len(game.commands) // REVIEW_STEP))]
+    assert views[:-1] == [None] * (len(views) - 1)
+    assert len(views[-1]["0"]["decisions"]) == len(game.rules.boxes)
 
 
 def test_maxi_gets_no_hints_and_says_why(tmp_path):
