@@ -9,7 +9,9 @@ edge of a dark region). A face grows only to a layout whose every missing place 
 (where a two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a
 pip reads as one column) is also judged together with the group's leftover pips, and a group completed to a
 four is looked at for a six like any four. A six's middle pips lie between two corners, where blur along the
-columns darkens a four's face too, so they must also have been found as pips (stretched ones are not linked).
+columns darkens a four's face too, so they must also have been found as pips (stretched ones are not linked);
+so must a three's middle pip, between the two pips of a two (a glint on a translucent die stretches it, and a
+smear or the glint itself darkens a two's centre).
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     """`face` (its pips at `points`) raised from a two, three or four to the larger layout `look` sees.
 
     A six's middle pips lie between two corner pips, where blur along the columns darkens the face of a
-    four too: there the look must be backed by a pip found (`pips`), even one too stretched to be linked.
+    four too, and a three's middle pip lies between a two's: there the look must be backed by a pip found
+    (`pips`), even one too stretched to be linked.
     """
     if face.value not in RAISABLE:
         return face
@@ -127,6 +130,8 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
         return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
+    if face.value == 2 and look.pip(center) and _found(center, pips, look.diameter):
+        return replace(face, value=3)
     if face.value == 3:
         # A straight three may be one column of a six: the other column lies a column's length aside.
         for shift in (2 * turned, -2 * turned):

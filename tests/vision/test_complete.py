@@ -105,6 +105,14 @@ def test_blur_darkening_the_face_between_a_four_s_pips_does_not_make_a_six(seen)
     assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == 4
 
 
+@pytest.mark.parametrize(("unlinked", "value"), [([(0, 0)], 3), ([], 2)])
+def test_a_two_is_a_three_when_a_pip_was_found_at_its_centre(unlinked, value):
+    """A three's middle pip stretched by a glint is left out of the face, but it was still found as a pip;
+    a two's centre darkened by a smear, where no pip was found, stays a two's blank centre."""
+    face, pips = found([(-1, -1), (1, 1)], unlinked=unlinked)
+    assert complete_faces([face], pips, face_image(["three"]), DEFAULT_PARAMS)[0].value == value
+
+
 def test_places_barely_darker_than_the_face_are_no_pips():
     face, pips = found([(-1, -1), (1, 1)])
     assert complete_faces([face], pips, face_image(["corners"], faint=0.7), DEFAULT_PARAMS)[0].value == 2
