@@ -28,6 +28,11 @@ CORE_MIN_SIZE = 1.5
 CORE_PARENT_PIPS = 8  # blobs up to this many of the largest pips are cut again; larger ones are no pips
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 NEAR_RING, FAR_RING = 1.45, 2.3  # radii of the face rings around a pip, in units of its half major axis
+# How even the face is, the wider ring tells where this share of its samples or more is face. Judged without
+# the blobs beside the pip (`glare`), a lower share will do: a glossy die's reflection of the window is one
+# blob with its light pip, arcing round it through more than half of the ring, and the rest is still face.
+FAR_RING_SHARE = 0.6
+GLARE_RING_SHARE = 0.4
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
 # Maximally stable regions (`_add_stable`): MSER's gray-level step as a share of the pip threshold, the most
 # a region may grow over that step (as a share of its area), and how near (in pip diameters) a region may lie
@@ -391,18 +396,21 @@ def _check_rings(
     Ring pixels that fall on other blobs (a neighbouring pip of a six) are ignored rather than counted
     against the pip. The wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1;
     in it, blobs of the pip's polarity that are no pips (flecks, clutter) count as uneven. With `glare`,
-    the wider ring is also judged without them, and the evener of the two counts: on a glossy die the
-    window's reflection is a light streak beside its light pip, which is no sign that the pip is a speck.
+    the wider ring is also judged without them (on what is left of it, `GLARE_RING_SHARE`), and the evener
+    of the two counts: on a glossy die the window's reflection is a light streak beside its light pip, which
+    is no sign that the pip is a speck.
     """
     if len(pips) == 0:
         return pips
     height, width = gray.shape
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
     layout_pips = np.concatenate((pips.label, pips.parent))
-    # (radius factor, whether blobs that are no pips are read as face) per ring: the near ring first.
-    rings = [(NEAR_RING, False), (FAR_RING, True)] + ([(FAR_RING, False)] if glare else [])
+    # (radius factor, whether blobs that are no pips are read as face, least share of face to measure the
+    # spread on) per ring: the near ring first.
+    rings = [(NEAR_RING, False, None), (FAR_RING, True, FAR_RING_SHARE)]
+    rings += [(FAR_RING, False, GLARE_RING_SHARE)] if glare else []
     faces, spreads, valid_share = [], [], []
-    for factor, blobs_are_face in rings:
+    for factor, blobs_are_face, _ in rings:
         radius = (major * factor + 1.0)[:, None]
         xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
         ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
@@ -422,7 +430,8 @@ def _check_rings(
         spread_near = spreads[0] / contrast
         for ring in range(1, len(rings)):
             uneven = np.maximum(spreads[ring], np.abs(faces[ring] - face)) / contrast
-            spread_far = np.fmin(spread_far, np.where(valid_share[ring] >= 0.6, uneven, 9.0))
+            enough = valid_share[ring] >= rings[ring][2]
+            spread_far = np.fmin(spread_far, np.where(enough, uneven, 9.0))
     keep = (valid_share[0] >= 0.5) & (contrast >= threshold) & (spread_near <= 1.0)
     keep &= np.isfinite(face)
     measured = replace(

@@ -38,12 +38,14 @@ def test_shrinking_by_an_odd_factor_averages_pixels_rather_than_picking_them(sca
     assert np.abs(shrunk[2:-2, 2:-2].astype(int) - 100).max() <= 10
 
 
-def test_glare_beside_a_lone_pip_leaves_its_face_even_only_when_asked():
+@pytest.mark.parametrize("arc_from", [-70, -170])  # to 10 degrees: a fifth, then more than half, of the ring
+def test_glare_beside_a_lone_pip_leaves_its_face_even_only_when_asked(arc_from):
     """A light arc beside a light pip, on a dark face: a blob of the pip's polarity on its wider ring. As
-    clutter it makes the face uneven; as glare (`glare=True`) the ring is also judged without it."""
+    clutter it makes the face uneven; as glare (`glare=True`) the ring is also judged without it, even where
+    the arc takes more than half of the ring (a window reflected round a glossy die's pip)."""
     face = np.full((120, 120), 40, np.uint8)
     cv2.circle(face, (60, 60), 7, 230, -1, cv2.LINE_AA)
-    cv2.ellipse(face, (60, 60), (19, 19), 0, -70, 10, 200, 3, cv2.LINE_AA)
+    cv2.ellipse(face, (60, 60), (19, 19), 0, arc_from, 10, 200, 3, cv2.LINE_AA)
     spreads = []
     for glare in (False, True):
         pips = find_pips(face, 31, (3.4, 16.8), 25.0, "any", 0.55, 0.85, glare=glare)
