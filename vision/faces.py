@@ -127,8 +127,9 @@ def group_faces(
     pass the die's own face off as a side face or a piece of itself.
 
     A core (`Pips.core`) alone is no 1 in a frame: a glint's or a letter's stroke cut out of a larger blob
-    looks like one. With `lone_cores`, it is: asked on a die body nothing else was read on, where the body is
-    evidence of a die, and a dark die's light pip is often cut out of the bevel's or a glint's highlight.
+    looks like one. With `lone_cores`, it is: asked on a die body the channel read nothing else on, where the
+    body is evidence of a die, and a dark die's light pip is often cut out of the bevel's or a glint's
+    highlight.
     """
     if len(pips) == 0:
         return []
@@ -477,10 +478,11 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     another channel read. In the channel of a die's own colour its light pips are faint (white pips on a
     red die, in red), and a side face's pip or a glint seen as faint beside the one makes a two (nell-byler
     112256: gray, green and blue read a one, red a two). A two gray reads still wins, and so does one that
-    only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are.
+    only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are. And the ones
+    must be one pip: two ones a pip or more apart are the two pips of the two, each faint in one channel.
     """
     best = max(die, key=lambda face: (face.value, face.confidence))
-    ones = [face for face in die if face.value == 1]
+    ones = [face for face in die if face.value == 1 and _gap(face.center, die[0].center) <= die[0].pip]
     twos = sum(face.value == 2 for face in die)
     if best.value == 2 and twos == 1 and first_in_gray and die[0].value == 1 and len(ones) >= 2:
         return max(ones, key=lambda face: face.confidence)

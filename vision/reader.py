@@ -40,10 +40,10 @@ How it reads, in order:
    die showing 1): the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die
    reflects the window), which is no sign of clutter. There, pips are also looked for as maximally stable
    regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
-   out nearly as much as its pips; a small die's pips blur into a bar). On a body nothing else was read on, a
-   lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads
-   as a 1, which it never does in the whole frame. What they add is checked as in steps 6 and 7 (a die seen
-   low shows its front face as a body of its own, below the top face).
+   out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
+   on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
+   glint) reads as a 1, which it never does in the whole frame. What they add is checked as in steps 6 and 7
+   (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -380,8 +380,10 @@ class DiceReader:
         In every channel, pips the black-hat merged with the face between them are also looked for as
         maximally stable regions (`find_pips`' stable): only here, on a body that is evidence of a die, as
         in the whole frame they add false dice (measured: matteop65 29 more) and cost time.
-        When no face is read on the body, the same pips are grouped again with lone cores allowed as ones
-        (`group_faces`): allowed at once, a core beside a five knocked it out as a side face.
+        In a channel that reads no face on the body, the same pips are grouped again with lone cores allowed
+        as ones (`group_faces`), and then the channels vote: allowed at once, a core beside a five knocked it
+        out as a side face; asked only when no channel read anything, two specks one colour channel read as
+        a two stood alone against the one gray and red read (nell-byler 095800, a purple die).
         """
         height, width = gray.shape
         half = int(side)
@@ -407,22 +409,30 @@ class DiceReader:
                 )
         if not channels:
             return None
-        # A lone core is a 1 only on a body nothing else was read on (see `group_faces`).
-        for lone_cores in (False, True):
-            readings = [
-                self._group(pips, work, side * local, params, focus, lone_cores)
-                for work, params, pips in channels
-            ]
-            on_body = [
-                replace(face, center=at, size=face.size / local, pip=face.pip / local)
-                for face in vote(readings, side * local)
-                if face.value is not None
-                for at in [(face.center[0] / local + x0, face.center[1] / local + y0)]
-                if np.hypot(at[0] - center[0], at[1] - center[1]) <= BODY_CENTRE_SHARE * side
-            ]
-            if on_body:
-                return max(on_body, key=lambda face: face.value)
-        return None
+
+        def centred(faces: list[Face]) -> bool:
+            reach = BODY_CENTRE_SHARE * side * local
+            return any(
+                face.value is not None
+                and np.hypot(face.center[0] - focus[0], face.center[1] - focus[1]) <= reach
+                for face in faces
+            )
+
+        # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`).
+        readings = []
+        for work, params, pips in channels:
+            faces = self._group(pips, work, side * local, params, focus)
+            if not centred(faces):
+                faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
+            readings.append(faces)
+        on_body = [
+            replace(face, center=at, size=face.size / local, pip=face.pip / local)
+            for face in vote(readings, side * local)
+            if face.value is not None
+            for at in [(face.center[0] / local + x0, face.center[1] / local + y0)]
+            if np.hypot(at[0] - center[0], at[1] - center[1]) <= BODY_CENTRE_SHARE * side
+        ]
+        return max(on_body, key=lambda face: face.value) if on_body else None
 
     def _faces_in(
         self,

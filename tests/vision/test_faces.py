@@ -1,5 +1,7 @@
 """Grouping pips into faces, on pip candidates built here (no image processing in between)."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.faces import Face, _links, group_faces, vote
@@ -111,14 +113,17 @@ def test_the_channel_that_sees_the_most_pips_decides_a_die():
 def test_a_two_one_colour_channel_read_does_not_outvote_a_one_gray_and_another_read():
     """White pips on a red die are faint in red, where a side face's pip beside the one makes a two. When
     gray and another channel read the one, it stands; a two gray reads, or one no other channel contradicts
-    (a faint second pip), still wins."""
-    one = Face((0,), 1, (60.0, 60.0), 40.0, 0.0, 0.8)
-    two = Face((0, 1), 2, (63.0, 60.0), 40.0, 0.0, 0.77)
-    green_one = Face((0,), 1, (60.0, 61.0), 40.0, 0.0, 0.82)
+    (a faint second pip), still wins. So does a two whose two pips gray and another channel each read as a
+    one of their own (a gold die's pips, each faint in one channel): those ones are not the same pip."""
+    one = Face((0,), 1, (60.0, 60.0), 40.0, 0.0, 0.8, pip=6.0)
+    two = Face((0, 1), 2, (63.0, 60.0), 40.0, 0.0, 0.77, pip=6.0)
+    green_one = Face((0,), 1, (60.0, 61.0), 40.0, 0.0, 0.82, pip=6.0)
     assert [face.value for face in vote([[one], [two], [green_one]], 40.0)] == [1]
     assert [face.value for face in vote([[one], [two]], 40.0)] == [2]
     assert [face.value for face in vote([[two], [one], [green_one]], 40.0)] == [2]
     assert [face.value for face in vote([[one], [two], [two]], 40.0)] == [2]
+    other_pip = replace(green_one, center=(72.0, 60.0))
+    assert [face.value for face in vote([[one], [two], [other_pip]], 40.0)] == [2]
 
 
 def test_a_four_with_a_side_face_pip_beside_it_is_not_a_five():

@@ -664,3 +664,27 @@ def test_a_one_near_the_frame_edge_is_judged_cut_by_the_die_size_its_neighbours_
     reading = DiceReader().read(frame)
     assert sorted(reading.values) == [1, 3, 4, 5]
     assert not reading.unreadable
+
+
+def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(monkeypatch):
+    """A purple die showing 1, its white pip cut out of the window's reflection beside it (a core): gray
+    and red read nothing but that core, while b* reads two faint specks as a two. Each channel that reads
+    nothing on the body is asked for its lone cores, and the channels vote: gray's and red's one outvote
+    b*'s two. (Asking for lone cores only when no channel read anything, the two stood alone.)"""
+    rng = np.random.default_rng(7)
+    frame = rng.integers(0, 256, (120, 120, 3), np.uint8)  # every channel has contrast to read
+    side, centre = 40.0, np.array([60.0, 60.0])
+    works: list[int] = []
+
+    def scripted(pips, work, die_px, params, focus, lone_cores=False):
+        if id(work) not in works:
+            works.append(id(work))
+        channel = works.index(id(work))  # gray, red, a*, b*
+        one = Face((0,), 1, focus, die_px, 0.0, 0.8, pip=9.0)
+        two = Face((0, 1), 2, (focus[0] + 3.0, focus[1]), die_px, 0.0, 0.3, pip=9.0)
+        return [two] if channel == 3 else [one] if lone_cores and channel < 2 else []
+
+    monkeypatch.setattr(DiceReader, "_group", staticmethod(scripted))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body_at(gray, frame, centre, side)
+    assert len(works) == 4 and face is not None and face.value == 1
