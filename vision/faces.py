@@ -73,6 +73,9 @@ SQUASH_SLACK = 0.25
 # A lone pip has no layout to back it, so it must be a clean disc: real pips fill 0.94 or more of their moment
 # ellipse, while glyphs and specks that pass the looser test for pips of a layout rarely reach 0.9.
 LONE_PIP_FILL = 0.9
+# A lone core read as a 1 (on a die body, `lone_cores`) is less sure than a whole pip: in the channels' vote
+# on a die, a one another channel read whole wins over it.
+CORE_ONE_CONFIDENCE = 0.5
 
 
 def distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -129,7 +132,7 @@ def group_faces(
     A core (`Pips.core`) alone is no 1 in a frame: a glint's or a letter's stroke cut out of a larger blob
     looks like one. With `lone_cores`, it is: asked on a die body the channel read nothing else on, where the
     body is evidence of a die, and a dark die's light pip is often cut out of the bevel's or a glint's
-    highlight.
+    highlight. Such a 1 is less sure than a whole pip's (`CORE_ONE_CONFIDENCE`).
     """
     if len(pips) == 0:
         return []
@@ -311,6 +314,8 @@ def _as_face(
             return None
         center = (float(pips.x[lone]), float(pips.y[lone]))
         confidence = 1.0 - 0.5 * float(pips.spread[lone]) / params["face_spread"]
+        if pips.core[lone]:
+            confidence *= CORE_ONE_CONFIDENCE
         dark, pip, roundness = bool(pips.dark[lone]), float(pips.diameter[lone]), float(pips.roundness[lone])
         return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip, roundness)
     if count == 2 and _side_pip_beside(members, pips):

@@ -3,8 +3,9 @@
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from vision.faces import Face, _links, group_faces, vote
+from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
@@ -139,6 +140,19 @@ def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
     assert read(pips_at([(60, 60)], core=True)) == []
     step = 0.27 * 40.0
     assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]
+
+
+def test_a_lone_core_read_as_a_one_on_a_die_body_is_less_sure_than_a_whole_pip():
+    """On a die body a lone core may read as a 1 (`lone_cores`), but a glint's stroke cut out of a larger blob
+    looks like one too: in the channels' vote a one another channel read from a whole pip wins over it, and
+    a roll read from it is less sure."""
+    gray = np.full((120, 120), 220, np.uint8)
+    (whole,) = group_faces(pips_at([(60, 60)]), gray, 40.0, DEFAULT_PARAMS, lone_cores=True)
+    (cut,) = group_faces(pips_at([(60, 60)], core=True), gray, 40.0, DEFAULT_PARAMS, lone_cores=True)
+    assert whole.value == cut.value == 1
+    assert cut.confidence == pytest.approx(whole.confidence * CORE_ONE_CONFIDENCE)
+    core_one = replace(cut, center=(64.0, 60.0), pip=5.0)
+    assert vote([[], [core_one], [whole]], 40.0)[0].center == whole.center
 
 
 def test_touching_pips_cut_out_of_one_blob_still_make_a_face():
