@@ -410,29 +410,24 @@ class DiceReader:
         if not channels:
             return None
 
-        def centred(faces: list[Face]) -> bool:
-            reach = BODY_CENTRE_SHARE * side * local
-            return any(
-                face.value is not None
-                and np.hypot(face.center[0] - focus[0], face.center[1] - focus[1]) <= reach
-                for face in faces
-            )
+        def on_body(face: Face) -> bool:
+            """Whether `face` (crop work pixels) is read, within `BODY_CENTRE_SHARE` of the body's centre."""
+            gap = np.hypot(face.center[0] - focus[0], face.center[1] - focus[1])
+            return face.value is not None and gap <= BODY_CENTRE_SHARE * side * local
 
         # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`).
         readings = []
         for work, params, pips in channels:
             faces = self._group(pips, work, side * local, params, focus)
-            if not centred(faces):
+            if not any(on_body(face) for face in faces):
                 faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
             readings.append(faces)
-        on_body = [
-            replace(face, center=at, size=face.size / local, pip=face.pip / local)
-            for face in vote(readings, side * local)
-            if face.value is not None
-            for at in [(face.center[0] / local + x0, face.center[1] / local + y0)]
-            if np.hypot(at[0] - center[0], at[1] - center[1]) <= BODY_CENTRE_SHARE * side
-        ]
-        return max(on_body, key=lambda face: face.value) if on_body else None
+        read = [face for face in vote(readings, side * local) if on_body(face)]
+        if not read:
+            return None
+        face = max(read, key=lambda face: face.value)
+        at = (face.center[0] / local + x0, face.center[1] / local + y0)
+        return replace(face, center=at, size=face.size / local, pip=face.pip / local)
 
     def _faces_in(
         self,
