@@ -1,17 +1,18 @@
 """Complete faces whose pips were only partly found: a two may be half of a four, a four most of a six.
 
 Pip detection is strict, so a faint or glinting pip is sometimes lost and the face reads low (a five as the
-two on one diagonal, a six as a four or as one column of three). The pips that were found fix where the
-others would be: the rest of the 3x3 grid of pip places follows from the found corners. Each missing place
-is looked at in the image itself: it shows a pip when its centre is as far from the face's level, towards
-the pips' level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the
-edge of a dark region). A face grows only to a layout whose every missing place shows a pip, so blank face
-(where a two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a
-pip reads as one column) is also judged together with the group's leftover pips, and a group completed to a
-four is looked at for a six like any four. A six's middle pips lie between two corners, where blur along the
-columns darkens a four's face too, so they must also have been found as pips (stretched ones are not linked);
-so must a three's middle pip, between the two pips of a two (a glint on a translucent die stretches it, and a
-smear or the glint itself darkens a two's centre).
+two on one diagonal, a six as a four or as one column of three). The pips that were found fix where the others
+would be: the rest of the 3x3 grid of pip places follows from the found corners. Each missing place is looked
+at in the image itself: it shows a pip when its centre is as far from the face's level, towards the pips'
+level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a
+dark region). A face grows only to a layout whose every missing place shows a pip, so blank face (where a two
+has no other pips) keeps it a two. A face split from a larger linked group (a six missing a pip reads as one
+column) is also judged together with the group's leftover pips, and a group completed to a four is looked at
+for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
+corners (a small die's corner pips merge with its side face's). A six's middle pips lie between two corners,
+where blur along the columns darkens a four's face too, so they must also have been found as pips (stretched
+ones are not linked); so must a three's middle pip, between the two pips of a two (a glint on a translucent
+die stretches it, and a smear or the glint itself darkens a two's centre).
 """
 
 from __future__ import annotations
@@ -69,10 +70,13 @@ def _complete_split(
 
 
 def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str, float]) -> Face:
-    """An unreadable group that is a layout but for one pip (a five with a corner joined to a glint).
+    """An unreadable group that is a layout but for one pip (a five with a corner joined to a glint), or a
+    six but for two opposite corners (`_six_corners`).
 
     Every layout is point-symmetric, so the missing pip is the mirror of the one pip that has no partner,
-    about the layout's centre: one of the pips (a five) or the middle between two (a four, a six).
+    about the layout's centre: one of the pips (a five) or the middle between two (a four, a six). Four
+    pips that all have partners are no four (the group would have read), but may be a small die's six whose
+    two corners merged with its side face's pips and were cut away.
     """
     members = np.array(face.members)
     if not 3 <= members.size <= 5:
@@ -84,11 +88,14 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
         mirrors = 2 * centre - points
         gaps = distances(mirrors, points).min(axis=1)
         unpaired = gaps > MIRROR_SHARE * look.diameter
-        if unpaired.sum() != 1:
+        if unpaired.sum() == 0 and len(points) == 4:
+            missing = _six_corners(points, centre)
+        elif unpaired.sum() == 1:
+            missing = mirrors[unpaired]
+        else:
             continue
-        missing = mirrors[unpaired][0]
         full = np.vstack([points, missing])
-        if fits_layout(full, face.size, params) and look.pip(missing):
+        if fits_layout(full, face.size, params) and all(look.pip(place) for place in missing):
             span = distances(full, full).max()
             middle = full.mean(axis=0)
             completed = replace(
@@ -102,6 +109,18 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
             # A four so completed may still be a six whose middle pips blurred into its corners'.
             return _raise(completed, full, look, pips)
     return face
+
+
+def _six_corners(points: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """The two corners a six lacks when its four found pips (`points`, point-symmetric about `centre`) are
+    two opposite corners and the middle pair: each lies a column's step beyond the middle pip nearest a
+    found corner, and the other is its mirror."""
+    reach = np.hypot(*(points - centre).T)
+    corner = points[int(np.argmax(reach))]
+    middles = points[np.argsort(reach)[:2]]
+    middle = middles[int(np.argmin(np.hypot(*(middles - corner).T)))]
+    missing = 2 * middle - corner
+    return np.stack([missing, 2 * centre - missing])
 
 
 def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
