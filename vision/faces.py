@@ -6,7 +6,8 @@ polarity on the way, such as the flecks of a marbled die, are face too). A group
 face (too many pips, a bent row, a spread that does not fit its pip size) is split at the longest edge of its
 minimum spanning tree and each part is judged again: that separates touching dice and drops stray pips from
 side faces. Two pips one of which is smaller and flatter than the other are no two: a 1 and the nearest pip of
-its side face.
+its side face. Likewise a six whose end row is flatter than its other pips is a four seen at a slant with its
+side face's two pips just below.
 """
 
 from __future__ import annotations
@@ -324,6 +325,10 @@ def _as_face(
     error = _layout_misfit(points, die_px, params)
     if error is None:
         return None
+    if count == 6:
+        row = _flat_end_row(points, pips.roundness[members])
+        if row is not None:
+            return _as_face(np.delete(members, row), pips, die_px, params)
     if count == 4 and _squash(points) < float(median(pips.roundness[members])) - SQUASH_SLACK:
         return None
     contrast = float(pips.contrast[members].min())
@@ -345,6 +350,30 @@ def _as_face(
         float(median(pips.diameter[members])),
         float(median(pips.roundness[members])),
     )
+
+
+def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
+    """The end row of a six's layout (indices into `points`) whose two pips are clearly flatter than the other
+    four (`_side_cues`), or None.
+
+    A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
+    is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
+    """
+    centre = points.mean(axis=0)
+    middles = np.argsort(np.hypot(*(points - centre).T))[:2]
+    corners = np.setdiff1d(np.arange(6), middles)
+    column = np.argmin(distances(points[corners], points[middles]), axis=1)
+    first, second = corners[column == 0], corners[column == 1]
+    if first.size != 2 or second.size != 2:
+        return None
+    straight = distances(points[first], points[second]).trace()
+    crossed = distances(points[first], points[second[::-1]]).trace()
+    partners = second if straight <= crossed else second[::-1]
+    for row in ([first[0], partners[0]], [first[1], partners[1]]):
+        rest = np.setdiff1d(np.arange(6), row)
+        if roundness[row].max() < roundness[rest].min() - ROUNDNESS_STEP / 2:
+            return np.array(row)
+    return None
 
 
 def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -249,6 +249,23 @@ def test_two_rows_of_a_six_with_round_pips_are_no_four():
     assert read(pips_at(rows, roundness=[0.55] * 4)) == [4]
 
 
+@pytest.mark.parametrize(
+    ("roundness", "values"),
+    [
+        ([0.93, 0.95, 0.9, 0.94, 0.91, 0.92], [6]),
+        ([0.93, 0.95, 0.9, 0.94, 0.78, 0.74], [4]),  # the bottom row: the side face's pips
+        ([0.93, 0.95, 0.78, 0.74, 0.9, 0.94], [6]),  # a middle row is on the face whatever its pips measure
+    ],
+)
+def test_a_four_with_the_flatter_pips_of_its_side_face_below_it_is_no_six(roundness, values):
+    """A four seen at a slant, with its side face's two pips just below, is a grid of two by three as a
+    six whose columns are as far apart as its rows is; but a six's pips are foreshortened alike, and the
+    side face's are flatter."""
+    step = 0.5 * 40.0
+    grid = [(60 + dx * step, 60 + dy * step) for dy in (-1, 0, 1) for dx in (-0.5, 0.5)]
+    assert read(pips_at(grid, diameter=8.0, roundness=roundness)) == values
+
+
 def test_a_small_die_only_a_colour_channel_read_is_not_voted_into_the_next_die():
     """Two touching dice of a smaller set, half a frame's die apart: gray read a six, red a one beside it.
     Within half a die, faces of two readings are one die (the six read low as a column in gray, whole in
