@@ -354,7 +354,7 @@ def _as_face(
 
 def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
     """The end row of a six's layout (indices into `points`) whose two pips are clearly flatter than the other
-    four (`_side_cues`), or None.
+    four (by half a `ROUNDNESS_STEP`, as `_side_cues` tells a side face from its top face), or None.
 
     A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
     is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
