@@ -354,7 +354,7 @@ def _as_face(
 
 def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
     """The end row of a six's layout (indices into `points`) whose two pips are clearly flatter than the other
-    four (by half a `ROUNDNESS_STEP`, as `_side_cues` tells a side face from its top face), or None.
+    four (`_flatter`, as `_side_cues` tells a side face from its top face), or None.
 
     A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
     is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
@@ -369,9 +369,10 @@ def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | Non
     straight = distances(points[first], points[second]).trace()
     crossed = distances(points[first], points[second[::-1]]).trace()
     partners = second if straight <= crossed else second[::-1]
+    flatter = _flatter(roundness)
     for row in ([first[0], partners[0]], [first[1], partners[1]]):
         rest = np.setdiff1d(np.arange(6), row)
-        if roundness[row].max() < roundness[rest].min() - ROUNDNESS_STEP / 2:
+        if flatter[np.ix_(row, rest)].all():
             return np.array(row)
     return None
 
@@ -379,9 +380,13 @@ def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | Non
 def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """([i, j]: i's pips clearly flatter than j's, [i, j]: clearly smaller), for faces or single pips of this
     roundness and size: how a side face seen aslant differs from its top face."""
-    flatter = roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
     smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
-    return flatter, smaller
+    return _flatter(roundness), smaller
+
+
+def _flatter(roundness: np.ndarray) -> np.ndarray:
+    """[i, j]: i's pips clearly flatter than j's (by half a `ROUNDNESS_STEP`, more than pixel noise)."""
+    return roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
 
 
 def _side_pip_beside(members: np.ndarray, pips: Pips) -> bool:

@@ -28,6 +28,8 @@ CORE_MIN_SIZE = 1.5
 CORE_PARENT_PIPS = 8  # blobs up to this many of the largest pips are cut again; larger ones are no pips
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 NEAR_RING, FAR_RING = 1.45, 2.3  # radii of the face rings around a pip, in units of its half major axis
+# A pip is kept only where half its near ring or more is face (the rest may fall on neighbouring pips).
+NEAR_RING_SHARE = 0.5
 # How even the face is, the wider ring tells where this share of its samples or more is face. Judged without
 # the blobs beside the pip (`glare`), a lower share will do: a glossy die's reflection of the window is one
 # blob with its light pip, arcing round it through more than half of the ring, and the rest is still face.
@@ -405,12 +407,12 @@ def _check_rings(
     height, width = gray.shape
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
     layout_pips = np.concatenate((pips.label, pips.parent))
-    # (radius factor, whether blobs that are no pips are read as face, least share of face to measure the
-    # spread on) per ring: the near ring first.
-    rings = [(NEAR_RING, False, None), (FAR_RING, True, FAR_RING_SHARE)]
+    # (radius factor, whether blobs that are no pips are read as face, least share of face samples it needs)
+    # per ring: the near ring first.
+    rings = [(NEAR_RING, False, NEAR_RING_SHARE), (FAR_RING, True, FAR_RING_SHARE)]
     rings += [(FAR_RING, False, GLARE_RING_SHARE)] if glare else []
-    faces, spreads, valid_share = [], [], []
-    for factor, blobs_are_face, _ in rings:
+    faces, spreads, enough = [], [], []
+    for factor, blobs_are_face, least_share in rings:
         radius = (major * factor + 1.0)[:, None]
         xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
         ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
@@ -422,7 +424,7 @@ def _check_rings(
         low, middle, high = _row_quantiles(values, usable, (0.1, 0.5, 0.9))
         faces.append(middle)
         spreads.append(high - low)
-        valid_share.append(usable.mean(axis=1))
+        enough.append(usable.mean(axis=1) >= least_share)
     face = faces[0]
     contrast = np.where(pips.dark, face - pip_level, pip_level - face)
     spread_far = np.full(len(pips), 9.0)
@@ -430,9 +432,8 @@ def _check_rings(
         spread_near = spreads[0] / contrast
         for ring in range(1, len(rings)):
             uneven = np.maximum(spreads[ring], np.abs(faces[ring] - face)) / contrast
-            enough = valid_share[ring] >= rings[ring][2]
-            spread_far = np.fmin(spread_far, np.where(enough, uneven, 9.0))
-    keep = (valid_share[0] >= 0.5) & (contrast >= threshold) & (spread_near <= 1.0)
+            spread_far = np.fmin(spread_far, np.where(enough[ring], uneven, 9.0))
+    keep = enough[0] & (contrast >= threshold) & (spread_near <= 1.0)
     keep &= np.isfinite(face)
     measured = replace(
         pips,
