@@ -92,10 +92,13 @@ def build_table(config: Config, state_dir: Path, on_pi: bool) -> Table:
 def _camera_source(kind: str, config: Config, profile: CalibrationProfile) -> FrameSource:
     camera = config.camera
     if kind == "picamera2":
-        return Picamera2Source((camera.width, camera.height), controls=profile.camera)
-    if kind == "opencv":
-        return OpenCVSource(camera.device, (camera.width, camera.height))
-    return FolderSource(str(camera.device))
+        source: FrameSource = Picamera2Source((camera.width, camera.height), controls=profile.camera)
+    elif kind == "opencv":
+        source = OpenCVSource(camera.device, (camera.width, camera.height))
+    else:
+        source = FolderSource(str(camera.device))
+    source.turn(camera.turn)
+    return source
 
 
 def _pin_factory(on_pi: bool) -> object:

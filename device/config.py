@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from vision.sources import TURNS
+
 PI_CONFIG = Path("/etc/pipkeeper/config.toml")  # where the Raspberry Pi installer writes the config
 CAMERA_SOURCES = ("auto", "picamera2", "opencv", "folder", "sim")
 HOLD_BUTTONS = 6  # enough for Maxi Yatzy; five-dice games leave the sixth unused
@@ -36,6 +38,9 @@ device = 0
 width = 1280
 height = 720
 fps = 15
+# Turns the picture clockwise: 0 | 90 | 180 | 270. A camera that looks at the tray at a slant needs the
+# side of the tray nearest it at the bottom of the picture (check the admin page's live view).
+turn = 0
 # How long the dice must lie still before a roll counts.
 still_seconds = 0.3
 
@@ -99,6 +104,7 @@ class CameraConfig:
     width: int = 1280
     height: int = 720
     fps: int = 15
+    turn: int = 0
     still_seconds: float = 0.3
 
 
@@ -198,6 +204,8 @@ def _build(data: dict[str, Any]) -> Config:
     for key in ("width", "height", "fps"):
         if getattr(camera, key) <= 0:
             raise ConfigError(f"camera.{key} must be positive")
+    if camera.turn not in TURNS:
+        raise ConfigError(f"camera.turn must be one of {', '.join(map(str, TURNS))} (degrees clockwise)")
     if camera.still_seconds < 0:
         raise ConfigError("camera.still_seconds must not be negative")
     game = _section(GameConfig, _table(data, "game"), "game")

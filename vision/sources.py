@@ -26,6 +26,8 @@ from vision.frames import as_bgr
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+# Clockwise quarter turns a source can give its frames -> OpenCV's rotation code (0 needs none).
+TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
 class SourceError(RuntimeError):
@@ -44,6 +46,20 @@ class FrameSource:
 
     def __init__(self) -> None:
         self._is_open = False
+        self._rotation: int | None = None
+
+    def turn(self, degrees: int) -> None:
+        """Turn every frame from now on clockwise by `degrees` (0, 90, 180 or 270).
+
+        A camera that looks at the tray at a slant must hand out pictures with the tray's near side at the
+        bottom: the reader tells a die's side face from its top face partly by which lies lower. A camera
+        mounted on the far side of the tray, or upside down, is set right here rather than by remounting it.
+        """
+        if degrees not in TURNS:
+            raise ValueError(
+                f"a frame can be turned by {', '.join(map(str, TURNS))} degrees, not {degrees!r}"
+            )
+        self._rotation = TURNS[degrees]
 
     @property
     def is_open(self) -> bool:
@@ -63,7 +79,7 @@ class FrameSource:
         image, problem = as_bgr(self._grab())
         if image is None:
             raise SourceError(f"{self.name} delivered an unusable frame: {problem}")
-        return image
+        return image if self._rotation is None else cv2.rotate(image, self._rotation)
 
     def close(self) -> None:
         """Release the device; safe to call twice."""

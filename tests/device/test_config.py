@@ -17,11 +17,14 @@ def test_no_file_means_the_defaults_and_the_documented_default_says_the_same():
 def test_a_partial_file_overrides_only_what_it_names(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
-        '[web]\nhost = "localhost"\n[camera]\nsource = "opencv"\ndevice = 2\n[pins]\nbuzzer = false\n'
+        '[web]\nhost = "localhost"\n'
+        '[camera]\nsource = "opencv"\ndevice = 2\nturn = 180\n'
+        "[pins]\nbuzzer = false\n"
     )
     config = load_config(path)
     assert (config.web.host, config.web.port) == ("localhost", 8080)
     assert (config.camera.source, config.camera.device) == ("opencv", 2)
+    assert config.camera.turn == 180
     assert config.pins.buzzer is None and "buzzer" not in config.pins.named()
     assert config.pins.hold[0] == 5
 
@@ -42,6 +45,8 @@ def test_an_encoder_takes_the_place_of_prev_next_select():
         ("[web]\nport = 70000\n", "web.port"),
         ("[camera]\nfps = true\n", "camera.fps"),
         ("[camera]\nsource = 'webcam'\n", "camera.source"),
+        ("[camera]\nturn = 45\n", "camera.turn"),
+        ("[camera]\nturn = 180.0\n", "camera.turn"),
         ("[game]\nrules = 'poker'\n", "game.rules"),
         ("[controls]\nundo_hold_seconds = -1\n", "controls.undo_hold_seconds"),
         ("[pins]\nhold1 = 40\n", "pins.hold1"),

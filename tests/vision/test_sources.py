@@ -217,6 +217,24 @@ class ArraySource(FrameSource):
         return self.frame
 
 
+@pytest.mark.parametrize("degrees, quarter_turns", [(0, 0), (90, -1), (180, 2), (270, 1)])
+def test_frames_are_turned_clockwise_as_set(degrees, quarter_turns):
+    frame = np.random.default_rng(1).integers(0, 256, (40, 60, 3), np.uint8)
+    with ArraySource(frame) as source:
+        source.turn(degrees)
+        out = source.read()
+    assert np.array_equal(out, np.rot90(frame, quarter_turns))  # np.rot90 turns counterclockwise
+
+
+def test_a_turn_that_is_no_quarter_is_refused_and_changes_nothing():
+    frame = np.random.default_rng(1).integers(0, 256, (40, 60, 3), np.uint8)
+    with ArraySource(frame) as source:
+        source.turn(180)
+        with pytest.raises(ValueError, match="0, 90, 180, 270 degrees, not 45"):
+            source.turn(45)
+        assert np.array_equal(source.read(), frame[::-1, ::-1])
+
+
 def test_read_before_open_is_a_clear_error():
     with pytest.raises(SourceError, match="not open"):
         ArraySource(np.zeros((40, 40, 3), np.uint8)).read()
