@@ -39,7 +39,8 @@ class FrameSource:
 
     Subclasses implement `_open`, `_grab` and `_close`; this base class keeps the open/closed bookkeeping
     and guarantees every frame handed out is BGR uint8 HxWx3, whatever the backend produced (grey, BGRA
-    and 16-bit frames are converted by `vision.frames.as_bgr`, the same conversion the reader trusts).
+    and 16-bit frames are converted by `vision.frames.as_bgr`, the same conversion the reader trusts), and
+    upright as `turn` set it.
     """
 
     name: str = "source"
