@@ -43,8 +43,9 @@ How it reads, in order:
    regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
    out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
    on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
-   glint) reads as a 1, which it never does in the whole frame. What they add is checked as in steps 6 and 7
-   (a die seen low shows its front face as a body of its own, below the top face).
+   glint) reads as a 1, which it never does in the whole frame, and so does a lone pip at the body's very
+   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). What they add is checked as
+   in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -146,6 +147,12 @@ LOW_READ_VALUES = (2, 3, 4)
 # whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
 # on the tray or a glint beside a pip has none.
 ON_BODY_SPREAD = 1.7
+# A die showing 1 has its pip at its face's centre. On a die body, a lone pip within CENTRED_SHARE of the
+# body's side from the body's centre may sit on a face CENTRED_SPREAD times as uneven as one found in the
+# whole frame: a gold or marbled die's sheen and swirls reach round its pip (nell-byler 112305, 112911). The
+# pip left of a two whose partner is faint lies a third of a side off the centre, and a speck anywhere.
+CENTRED_SHARE = 0.1
+CENTRED_SPREAD = 2.5
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
 # when both of those read more pips, they are the better guess (`_read_body`).
 BODY_SIZES = (1.0, 1.1, 0.9)
@@ -384,7 +391,9 @@ class DiceReader:
         In a channel that reads no face on the body, the same pips are grouped again with lone cores allowed
         as ones (`group_faces`), and then the channels vote: allowed at once, a core beside a five knocked it
         out as a side face; asked only when no channel read anything, two specks one colour channel read as
-        a two stood alone against the one gray and red read (nell-byler 095800, a purple die).
+        a two stood alone against the one gray and red read (nell-byler 095800, a purple die). Where that
+        reads nothing either, a lone pip at the body's centre is a 1 on a face more uneven than elsewhere
+        (`CENTRED_SPREAD`): a gold die's sheen or a marbled die's swirls round the pip of its one.
         """
         height, width = gray.shape
         half = int(side)
@@ -411,17 +420,25 @@ class DiceReader:
         if not channels:
             return None
 
-        def on_body(face: Face) -> bool:
-            """Whether `face` (crop work pixels) is read, within `BODY_CENTRE_SHARE` of the body's centre."""
-            gap = np.hypot(face.center[0] - focus[0], face.center[1] - focus[1])
-            return face.value is not None and gap <= BODY_CENTRE_SHARE * side * local
+        def gap(face: Face) -> float:
+            """How far `face` (crop work pixels) lies from the body's centre, in shares of its side."""
+            return float(np.hypot(face.center[0] - focus[0], face.center[1] - focus[1])) / (side * local)
 
-        # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`).
+        def on_body(face: Face) -> bool:
+            """Whether `face` is read, within `BODY_CENTRE_SHARE` of the body's centre."""
+            return face.value is not None and gap(face) <= BODY_CENTRE_SHARE
+
+        # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`), and a
+        # lone pip on an uneven face only at the body's centre.
+        uneven = self.params["face_spread"] * CENTRED_SPREAD
         readings = []
         for work, params, pips in channels:
             faces = self._group(pips, work, side * local, params, focus)
             if not any(on_body(face) for face in faces):
                 faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
+            if not any(on_body(face) for face in faces):
+                ones = self._group(pips, work, side * local, {**params, "face_spread": uneven}, focus)
+                faces = faces + [face for face in ones if face.value == 1 and gap(face) <= CENTRED_SHARE]
             readings.append(faces)
         read = [face for face in vote(readings, side * local) if on_body(face)]
         if not read:

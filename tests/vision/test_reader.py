@@ -496,6 +496,35 @@ def test_a_lone_pip_on_a_die_body_may_sit_on_a_two_tone_face():
     assert not any(abs(face.center[1] - centre[1]) < 10 for face in strict if face.value == 1)
 
 
+def gold_die_with_sheen(pip_offset):
+    """A gold die on a pale table whose face darkens from left to right, as a metallic die's sheen does,
+    with one dark pip `pip_offset` pixels right of the face's centre: the frame and the body's centre."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    across = np.linspace(0.0, 1.0, 57)[None, :, None]
+    gold = np.array([60.0, 150.0, 190.0])
+    frame[72:129, 72:129] = (gold * (1.0 - 0.8 * across)).astype(np.uint8)
+    cv2.circle(frame, (100 + pip_offset, 100), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    return frame, np.array([100.0, 100.0])
+
+
+def test_a_lone_pip_at_the_centre_of_a_die_body_reads_as_one_on_a_face_with_a_sheen():
+    """The sheen makes the face round the pip more uneven, in every channel, than a lone pip may have
+    anywhere on a body; but this pip lies where a 1's pip does, at the body's centre."""
+    frame, centre = gold_die_with_sheen(0)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, centre, 56.0)
+    assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
+
+
+def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
+    """A seventh of a side off the centre, the pip is not where a 1's lies (a two whose partner went unseen
+    has its pip a third of a side off), so the sheen round it makes it no die."""
+    frame, centre = gold_die_with_sheen(-8)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert DiceReader()._read_body(gray, frame, centre, 56.0) is None
+
+
 def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its_pip():
     """A red glossy die showing 1, a light arc of reflected window beside its white pip: in lightness the
     arc is a blob of the pip's polarity on the ring of face around it, which made the face look uneven."""
