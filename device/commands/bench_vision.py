@@ -4,6 +4,7 @@ Runs eval-vision on each set under `<repo>/../shared/datasets/dice-photos` (or `
 one table, then times the reader on simulated-tray frames of 640x480 and 1280x720 on one thread: with the
 default profile (everything estimated per frame, as eval-vision reads unseen photos) and with a profile
 auto-calibrated on a few of those frames (die size, pip polarity, tray), as the appliance reads once set up.
+Each frame counts by its fastest of a few reads (`_timing`), so the machine's other work does not.
 
 With `--turned`, each set is also read with every photo turned a quarter and a half round. A reader tuned on
 photos taken one way up can be right on some of them by luck of the pixel grid, where a die's reading rests
@@ -44,6 +45,7 @@ from vision.reader import DiceReader
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
 SIM_FRAMES = 30
 TURNS = {"turned 90": cv2.ROTATE_90_CLOCKWISE, "turned 180": cv2.ROTATE_180}  # --turned: label -> rotation
+TIMING_REPEATS = 3  # each simulated frame is read this many times, and its fastest read counts (`_timing`)
 ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 one a Pi camera's 3200x2400
 
 
@@ -136,13 +138,27 @@ def _sim_timing(width: int, height: int) -> str:
     timings = [f"default profile {_timing(DiceReader(), frames)}"]
     if report.get("ok"):
         timings.append(f"calibrated {_timing(DiceReader(calibrated), frames)}")
-    return "; ".join(timings) + " (one thread)"
+    return "; ".join(timings) + f" (one thread, each frame's fastest of {TIMING_REPEATS} reads)"
 
 
 def _timing(reader: DiceReader, frames: list[np.ndarray]) -> str:
-    times = []
+    """Median and p90 over `frames` of each frame's fastest of `TIMING_REPEATS` reads, and the median of
+    the first reads.
+
+    A shared machine's other work stretches single reads: the same code's median read of these frames
+    measured 10.6 to 19.5 ms over one day on the build machine. The fastest of a few reads of a frame is
+    the reader's own cost (as `timeit` reports it); the first read of each is printed beside it.
+    """
+    fastest, first = [], []
     for frame in frames:
-        start = time.perf_counter()
-        reader.read(frame)
-        times.append((time.perf_counter() - start) * 1000.0)
-    return f"{np.median(times):.1f} ms median, {np.percentile(times, 90):.1f} ms p90"
+        times = []
+        for _ in range(TIMING_REPEATS):
+            start = time.perf_counter()
+            reader.read(frame)
+            times.append((time.perf_counter() - start) * 1000.0)
+        fastest.append(min(times))
+        first.append(times[0])
+    return (
+        f"{np.median(fastest):.1f} ms median, {np.percentile(fastest, 90):.1f} ms p90"
+        f" (first reads {np.median(first):.1f} ms median)"
+    )

@@ -139,3 +139,27 @@ def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, cap
         "tiny turned 180": "50.0%",
         "tiny every variant": "0.0%",
     }
+
+
+def test_bench_timing_counts_each_frames_fastest_read_and_shows_its_first(monkeypatch):
+    """Three frames read three times each, taking (in ms) 9, 2, 4 / 8, 3, 3 / 7, 5, 1: the fastest reads
+    are 2, 3 and 1 (median 2), the first reads 9, 8 and 7 (median 8). The clock is scripted, not real."""
+    durations = iter([9, 2, 4, 8, 3, 3, 7, 5, 1])
+    clock = {"now": 0.0, "started": False}
+
+    def scripted_clock():
+        if clock["started"]:
+            clock["now"] += next(durations) / 1000.0
+        clock["started"] = not clock["started"]
+        return clock["now"]
+
+    class CountingReader:
+        reads = 0
+
+        def read(self, frame):
+            CountingReader.reads += 1
+
+    monkeypatch.setattr(bench_vision.time, "perf_counter", scripted_clock)
+    line = bench_vision._timing(CountingReader(), [np.zeros((4, 4, 3), np.uint8)] * 3)
+    assert CountingReader.reads == 3 * bench_vision.TIMING_REPEATS
+    assert line.startswith("2.0 ms median") and "first reads 8.0 ms median" in line
