@@ -144,14 +144,9 @@ def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, cap
 def test_bench_timing_counts_each_frames_fastest_read_and_shows_its_first(monkeypatch):
     """Three frames read three times each, taking (in ms) 9, 2, 4 / 8, 3, 3 / 7, 5, 1: the fastest reads
     are 2, 3 and 1 (median 2), the first reads 9, 8 and 7 (median 8). The clock is scripted, not real."""
-    durations = iter([9, 2, 4, 8, 3, 3, 7, 5, 1])
-    clock = {"now": 0.0, "started": False}
-
-    def scripted_clock():
-        if clock["started"]:
-            clock["now"] += next(durations) / 1000.0
-        clock["started"] = not clock["started"]
-        return clock["now"]
+    ends = np.cumsum([9, 2, 4, 8, 3, 3, 7, 5, 1]) / 1000.0
+    starts = np.concatenate(([0.0], ends[:-1]))  # each read starts where the one before ended
+    ticks = iter(np.column_stack([starts, ends]).ravel())
 
     class CountingReader:
         reads = 0
@@ -159,7 +154,7 @@ def test_bench_timing_counts_each_frames_fastest_read_and_shows_its_first(monkey
         def read(self, frame):
             CountingReader.reads += 1
 
-    monkeypatch.setattr(bench_vision.time, "perf_counter", scripted_clock)
+    monkeypatch.setattr(bench_vision.time, "perf_counter", lambda: float(next(ticks)))
     line = bench_vision._timing(CountingReader(), [np.zeros((4, 4, 3), np.uint8)] * 3)
     assert CountingReader.reads == 3 * bench_vision.TIMING_REPEATS
     assert line.startswith("2.0 ms median") and "first reads 8.0 ms median" in line
