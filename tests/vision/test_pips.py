@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.frames import resize
-from vision.pips import _stats, find_pips
+from vision.pips import _lit_pixels, _stats, find_pips
 
 
 @pytest.mark.parametrize("density", [0.02, 0.2, 0.6])
@@ -86,3 +86,12 @@ def test_a_stable_region_on_no_blob_the_black_hat_merged_is_not_taken():
     for stable in (False, True):
         pips = find_pips(image, 31, (3.4, 16.8), 20.0, "any", 0.55, 0.85, stable=stable)
         assert sorted(zip(np.rint(pips.x), np.rint(pips.y), strict=True)) == [(61, 61)]
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (13, 11), (480, 640), (547, 766)])
+def test_lit_pixels_lists_what_opencv_finds_in_the_same_order(shape):
+    rng = np.random.default_rng(sum(shape))
+    mask = ((rng.random(shape) > 0.97) * 255).astype(np.uint8)
+    mask[-1, -1] = 255  # a pixel past the last whole 64-bit word
+    assert np.array_equal(_lit_pixels(mask), cv2.findNonZero(mask).reshape(-1, 2))
+    assert _lit_pixels(np.zeros(shape, np.uint8)).shape == (0, 2)
