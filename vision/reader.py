@@ -49,6 +49,12 @@ How it reads, in order:
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
+10. Without a die size from calibration, all of this is done with dice resized to each of `AGREEING_DIE_PX`
+   (a twentieth smaller and larger than `WORK_DIE_PX` too), and the dice most of the readings saw, valued
+   as most read them, are the frame's (`vision.consensus`): where a pip lands on the pixel grid decides
+   some thresholds, and a die read alike at two sizes is read for a reason that holds on the next photo.
+   A calibrated reader reads one size: calibration checked it on its camera's dice, and the roll watcher
+   asks several frames to agree.
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ import numpy as np
 
 from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
 from vision.complete import complete_faces
+from vision.consensus import agree
 from vision.faces import Face, group_faces, measured_die, vote
 from vision.frames import as_bgr, resize
 from vision.pips import Pips, find_pips
@@ -110,6 +117,9 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 }
 
 WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is more than pixel noise
+# Without a die size from calibration, a frame is read with dice of each of these sizes and the readings
+# agree (`vision.consensus`): where a pip falls on the pixel grid decides some readings.
+AGREEING_DIE_PX = (57.0, 60.0, 63.0)
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
@@ -168,8 +178,13 @@ SIZE_WITNESSES = 2
 class DiceReader:
     """Reads dice from frames; configured once by a calibration profile, then called for every frame."""
 
-    def __init__(self, profile: CalibrationProfile | None = None) -> None:
+    def __init__(self, profile: CalibrationProfile | None = None, work_die_px: float | None = None) -> None:
+        """`work_die_px`: read with dice this wide alone; by default `WORK_DIE_PX` with a profile that fixes
+        the die size, else each of `AGREEING_DIE_PX`, whose readings agree (`read`)."""
         self.profile = profile or CalibrationProfile()
+        self.work_die_px = work_die_px or WORK_DIE_PX
+        alone = work_die_px is not None or self.profile.die_size is not None
+        self._agreeing = [] if alone else [DiceReader(self.profile, size) for size in AGREEING_DIE_PX]
         self.params = {**DEFAULT_PARAMS}
         for name, value in self.profile.reader.items():
             if name in PARAM_RANGES:
@@ -183,7 +198,13 @@ class DiceReader:
         self.chroma_params = {**self.body_params, "size_ratio": self.body_params["size_ratio"] ** 2}
 
     def read(self, frame: Any) -> Reading:
-        """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong."""
+        """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong.
+
+        Read with one die size when a calibration fixed it: it checked the reader on this camera's dice,
+        and the roll watcher asks several frames to agree. Else the readings at `AGREEING_DIE_PX` agree.
+        """
+        if self._agreeing:
+            return agree([reader.read(frame) for reader in self._agreeing])
         image, problem = as_bgr(frame)
         if image is None:
             size = _frame_size(frame)
@@ -231,7 +252,7 @@ class DiceReader:
         Gray first; then the colour channels around the dice that show colour, and the readings vote
         (white dice on a wooden table need no second look, red pips on blue dice do).
         """
-        scale = min(2.0, WORK_DIE_PX / die_px)
+        scale = min(2.0, self.work_die_px / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else resize(gray, scale)
@@ -399,7 +420,7 @@ class DiceReader:
         half = int(side)
         x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
-        local = min(2.0, WORK_DIE_PX / side)
+        local = min(2.0, self.work_die_px / side)
         focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
         # reflection is white, while in the colour channels a bright blob beside it is the die's swirl)

@@ -9,7 +9,7 @@ from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
 from vision.faces import Face
 from vision.profile import CalibrationProfile
-from vision.reader import DEFAULT_PARAMS, PARAM_RANGES, DiceReader
+from vision.reader import AGREEING_DIE_PX, DEFAULT_PARAMS, PARAM_RANGES, DiceReader
 from vision.reading import Reading
 from vision.simtray import SimDie, SimulatedTray
 
@@ -717,3 +717,22 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader()._read_body_at(gray, frame, centre, side)
     assert len(works) == 4 and face is not None and face.value == 1
+
+
+def test_without_a_die_size_from_calibration_a_frame_is_read_at_three_sizes_that_agree(monkeypatch):
+    scales = []
+
+    def agree(readings):
+        scales.append([reading.extras["scale"] for reading in readings])
+        return real_agree(readings)
+
+    real_agree = reader_module.agree
+    monkeypatch.setattr(reader_module, "agree", agree)
+    frame, _ = draw_dice([6, 5, 4, 3, 2], die=40)
+    assert DiceReader().read(frame).values == [6, 5, 4, 3, 2]
+    (asked,) = scales
+    assert asked == pytest.approx([size / reader_module.WORK_DIE_PX * asked[1] for size in AGREEING_DIE_PX])
+    calibrated = CalibrationProfile(die_size=40 / 480)
+    assert DiceReader(calibrated).read(frame).values == [6, 5, 4, 3, 2]
+    assert DiceReader(work_die_px=57.0).read(frame).extras["scale"] == pytest.approx(asked[0])
+    assert len(scales) == 1  # a calibrated die size, or one size asked for, is read alone

@@ -1,0 +1,62 @@
+"""Readings of one frame at several working sizes agreeing on its dice (`vision.consensus.agree`)."""
+
+import pytest
+
+from vision.consensus import agree
+from vision.reading import Die, Reading, Region
+
+
+def die(value, x, confidence=0.9, y=100.0, size=40.0):
+    return Die(value, (x, y), size, 0.0, confidence)
+
+
+def reading(*dice, unreadable=(), problem=None):
+    return Reading(tuple(dice), tuple(unreadable), (640, 480), problem, {"scale": 1.0})
+
+
+def test_a_die_read_alike_at_every_size_keeps_its_value_and_confidence():
+    agreed = agree([reading(die(3, 100)), reading(die(3, 102)), reading(die(3, 98))])
+    assert agreed.values == [3]
+    assert agreed.dice[0].center == (102, 100.0)  # the middle reading's die
+    assert agreed.dice[0].confidence == pytest.approx(0.9)
+    assert agreed.unreadable == () and agreed.problem is None
+
+
+def test_the_value_most_sizes_read_wins_with_a_confidence_that_says_how_many():
+    agreed = agree([reading(die(4, 100)), reading(die(5, 100)), reading(die(4, 101))])
+    assert agreed.values == [4]
+    assert agreed.dice[0].confidence == pytest.approx(0.9 * 2 / 3)
+
+
+def test_a_die_two_sizes_read_differently_keeps_the_middle_value_and_is_doubtful():
+    agreed = agree([reading(die(2, 100)), reading(die(4, 100), die(6, 300)), reading(die(6, 301))])
+    assert agreed.values == [4, 6]
+    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
+    assert agreed.dice[1].confidence == pytest.approx(0.9 * 2 / 3)
+
+
+def test_a_die_one_size_alone_saw_is_an_unreadable_region_not_a_die():
+    agreed = agree([reading(die(5, 100)), reading(die(5, 100), die(1, 400)), reading(die(5, 100))])
+    assert agreed.values == [5]
+    assert [region.center for region in agreed.unreadable] == [(400, 100.0)]
+    assert "fewer than most" in agreed.unreadable[0].reason
+
+
+def test_dice_apart_are_not_one_die_and_come_out_left_to_right():
+    first = reading(die(6, 300), die(2, 100), die(1, 130))  # 30 px apart: less than a die, but one reading
+    agreed = agree([first, reading(die(2, 100), die(6, 300), die(1, 131)), first])
+    assert agreed.values == [2, 1, 6]
+
+
+def test_the_middle_readings_regions_stay_unless_an_agreed_die_lies_on_them():
+    cut = Region((600.0, 100.0), 40.0, "cut by the frame edge")
+    on_die = Region((100.0, 102.0), 40.0, "pips do not form a die face")
+    agreed = agree([reading(die(3, 100)), reading(unreadable=(cut, on_die)), reading(die(3, 100))])
+    assert agreed.values == [3]
+    assert agreed.unreadable == (cut,)
+
+
+def test_a_frame_no_size_could_read_keeps_its_problem():
+    blank = reading(problem="the frame is blank (no contrast)")
+    assert agree([blank, blank, blank]).problem == "the frame is blank (no contrast)"
+    assert agree([blank, reading(die(1, 100)), reading(die(1, 100))]).problem is None
