@@ -11,6 +11,7 @@ read is; one the sizes read differently keeps the middle size's value, with a co
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import replace
 
@@ -26,46 +27,44 @@ def agree(readings: list[Reading]) -> Reading:
     A die's confidence is scaled by the share of readings that read its value, so one the sizes disagree
     on is doubtful (the game asks). Regions come from the middle reading, less those on an agreed die.
     """
-    middle = readings[len(readings) // 2]
+    middle = len(readings) // 2
     dice, doubtful = [], []
     for seen in _same_dice(readings):
-        counts = Counter(die.value for _, die in seen).most_common()
-        tied = [value for value, count in counts if count == counts[0][1]]
-        value = next(
-            (die.value for index, die in seen if readings[index] is middle and die.value in tied), tied[0]
+        counts = Counter(die.value for die in seen.values())
+        own = seen.get(middle)
+        value = max(counts, key=lambda value: (counts[value], own is not None and own.value == value))
+        die = (
+            own
+            if own is not None and own.value == value
+            else next(d for d in seen.values() if d.value == value)
         )
-        agreeing = [(index, die) for index, die in seen if die.value == value]
-        die = next((die for index, die in agreeing if readings[index] is middle), agreeing[0][1])
         if 2 * len(seen) <= len(readings):
             doubtful.append(Region(die.center, die.size, "seen at fewer than most working sizes"))
         else:
-            dice.append(replace(die, confidence=die.confidence * len(agreeing) / len(readings)))
-    regions = [region for region in middle.unreadable if not any(_near(region, die) for die in dice)]
+            dice.append(replace(die, confidence=die.confidence * counts[value] / len(readings)))
+    regions = [
+        region for region in readings[middle].unreadable if not any(_near(region, die) for die in dice)
+    ]
     dice.sort(key=lambda die: die.center[0])
-    problem = middle.problem if not dice and not regions and not doubtful else None
-    return replace(middle, dice=tuple(dice), unreadable=tuple(regions + doubtful), problem=problem)
+    problem = readings[middle].problem if not dice and not regions and not doubtful else None
+    return replace(readings[middle], dice=tuple(dice), unreadable=tuple(regions + doubtful), problem=problem)
 
 
-def _same_dice(readings: list[Reading]) -> list[list[tuple[int, Die]]]:
-    """The dice of all readings in groups of one die each: (reading index, die), at most one per reading."""
-    groups: list[list[tuple[int, Die]]] = []
+def _same_dice(readings: list[Reading]) -> list[dict[int, Die]]:
+    """The dice of all readings in groups of one die each, by reading index: at most one per reading."""
+    groups: list[dict[int, Die]] = []
     for index, reading in enumerate(readings):
         for die in reading.dice:
             group = next(
-                (
-                    group
-                    for group in groups
-                    if all(other != index for other, _ in group) and _near(group[0][1], die)
-                ),
+                (group for group in groups if index not in group and _near(next(iter(group.values())), die)),
                 None,
             )
             if group is None:
-                groups.append([(index, die)])
+                groups.append({index: die})
             else:
-                group.append((index, die))
+                group[index] = die
     return groups
 
 
 def _near(first: Die | Region, second: Die) -> bool:
-    gap = ((first.center[0] - second.center[0]) ** 2 + (first.center[1] - second.center[1]) ** 2) ** 0.5
-    return gap < SAME_DIE_SHARE * max(first.size, second.size)
+    return math.dist(first.center, second.center) < SAME_DIE_SHARE * max(first.size, second.size)
