@@ -37,6 +37,9 @@ SLANT_ROUNDNESS = 0.8
 # A die's side face turned to an upright camera lies straight below its top face: within about 27 degrees
 # of the frame's vertical (its distance down at least twice its distance across).
 BELOW_STEEPNESS = 2.0
+# A room is lit from above, so a die's side face is in shade: its face at least this much darker than the top
+# face around their pips (`vision.sides` compares CIELAB lightness by the same ratio).
+SHADE_RATIO = 1.1
 # Pips of one face stand out from it about equally; a side face seen at a slant, or the next die of another
 # colour, differs more than this ratio of contrasts.
 CONTRAST_RATIO = 2.0
@@ -190,12 +193,14 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     show flatter, smaller pips; two separate dice touching each other have alike pips and both stay.
 
     Seen from lower than 45 degrees (the far dice of a webcam looking across a table), the side face turned
-    to the camera is seen more face-on than the top face, and its pips are the rounder. It lies straight
-    below the top face (the camera is held upright), with squashed pips itself (`SLANT_ROUNDNESS`). A side
-    face above its top face is seen only from nearly straight above, where the top face's pips are round.
-    So of a flatter face and a face of squashed pips straight below it, the lower is the side face, unless
-    the upper one is the side face of yet another face. The lower needs two pips or more: one pip's
-    roundness is one blob's (the pip of a side face read alone).
+    to the camera is seen more face-on than the top face, and its pips are the rounder, though squashed
+    themselves (`SLANT_ROUNDNESS`). It is in shade (`SHADE_RATIO`: rooms are lit from above), which tells
+    it whichever way the camera is turned. Lit alike, it is the one straight below the top face, as an
+    upright camera sees it: a side face above its top face is seen only from nearly straight above, where
+    the top face's pips are round. So of a flatter face and a face of squashed pips darker than it, or lit
+    alike and straight below it, that face is the side face, unless the flatter one is the side face of yet
+    another face. It needs two pips or more: one pip's roundness is one blob's (the pip of a side face read
+    alone).
     """
     if len(faces) < 2:
         return faces
@@ -210,8 +215,11 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     value = np.array([face.value or 0 for face in faces])
     dx = centers[None, :, 0] - centers[:, None, 0]
     dy = centers[None, :, 1] - centers[:, None, 1]  # [i, j]: how far face j lies below face i
+    level = np.array([median(pips.face[list(face.members)]) for face in faces])
+    shaded = level[:, None] > SHADE_RATIO * level[None, :]  # [i, j]: face j in shade beside face i
+    lit_alike = ~shaded & ~shaded.T
     seen_low = (
-        (dy > BELOW_STEEPNESS * np.abs(dx))
+        (shaded | (lit_alike & (dy > BELOW_STEEPNESS * np.abs(dx))))
         & (value[:, None] > 0)
         & (value[None, :] >= 2)
         & (roundness[None, :] < SLANT_ROUNDNESS)

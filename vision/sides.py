@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.body import ring_colours
-from vision.faces import SLANT_ROUNDNESS, Face, distances
+from vision.faces import SHADE_RATIO, SLANT_ROUNDNESS, Face, distances
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
@@ -26,10 +26,10 @@ RING_SHARE = 0.14
 # A side face's centre lies within this share of a die side of its top face's; two dice lying side by side
 # are a whole side apart, less what perspective takes off their depth.
 SIDE_GAP = 0.9
-SHADE_RATIO = 1.1  # the top face is at least this much lighter (CIELAB L) than its side face ...
-# ... and its colour (a*, b*) is at most this far from the side face's: the same die. A face in shade takes
-# on the colour of the light the table reflects (a white die's front face over wood: 10.05 from its top),
-# while a die of another set below a die differed by 12.3 and more in the photo sets.
+# The top face is at least `SHADE_RATIO` lighter (CIELAB L) than its side face, and its colour (a*, b*) is
+# at most this far from the side face's: the same die. A face in shade takes on the colour of the light the
+# table reflects (a white die's front face over wood: 10.05 from its top), while a die of another set below
+# a die differed by 12.3 and more in the photo sets.
 ALIKE_CHROMA = 11.0
 # ... or the read faces' pips are less round than `SLANT_ROUNDNESS` (median minor / major axis): the camera
 # looks at a slant.

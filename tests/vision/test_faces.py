@@ -18,10 +18,12 @@ def pips_at(
     core: bool = False,
     contrast: list[float] | None = None,
     one_blob: bool = False,
+    face: list[float] | None = None,
 ) -> Pips:
     """Dark pips at `points` on a plain light face (a 120 px square image with no other blobs).
 
     `core` makes each a core cut out of a larger blob of its own; `one_blob` makes them all cores of one blob.
+    `face` is the gray level of the face around each pip (220: all lit alike).
     """
     xy = np.array(points, float)
     n = len(xy)
@@ -32,7 +34,7 @@ def pips_at(
         roundness=np.array(roundness if roundness is not None else [0.9] * n),
         dark=np.ones(n, bool),
         contrast=np.array(contrast if contrast is not None else [120.0] * n),
-        face=np.full(n, 220.0),
+        face=np.array(face if face is not None else [220.0] * n),
         label=np.arange(1, n + 1, dtype=np.int32),
         spread=np.zeros(n),
         fill=np.full(n, fill),
@@ -226,6 +228,29 @@ def test_a_flatter_face_straight_above_a_squashed_one_is_the_top_face_of_a_die_s
     points = [(62.0, 40.0), (60 - step, 68 - step), (60 + step, 68 + step)]
     assert read(pips_at(points, diameter=8.0, roundness=[0.55, 0.75, 0.75])) == [1]
     assert read(pips_at(points, diameter=8.0, roundness=[0.55, 0.9, 0.9])) == [2]
+
+
+@pytest.mark.parametrize(
+    ("turn", "side_face", "values"),
+    [
+        (lambda x, y: (x, y), 180.0, [1]),
+        (lambda x, y: (120 - x, 120 - y), 180.0, [1]),
+        (lambda x, y: (120 - y, x), 180.0, [1]),
+        (lambda x, y: (120 - x, 120 - y), 220.0, [2]),
+    ],
+    ids=["upright", "upside down", "on its side", "upside down, lit alike"],
+)
+def test_of_a_flatter_face_and_a_squashed_one_in_shade_beside_it_the_shaded_one_is_the_side_face(
+    turn, side_face, values
+):
+    """The die seen low of the test above, by a camera turned any way: the two of its side face is in shade
+    (a room is lit from above), so it is the side face wherever it lies. Lit alike, only the one below the
+    top face is, as an upright camera sees it; above, the flatter one is the side face (a camera looking
+    nearly straight down)."""
+    step = 0.27 * 40.0
+    points = [turn(62.0, 40.0), turn(60 - step, 68 - step), turn(60 + step, 68 + step)]
+    pips = pips_at(points, diameter=8.0, roundness=[0.55, 0.75, 0.75], face=[220.0, side_face, side_face])
+    assert read(pips) == values
 
 
 def test_a_side_face_of_one_die_does_not_drop_the_next_die_s_face_below_it():
