@@ -9,7 +9,8 @@ such cores count in a layout but never alone as a 1. When asked (on a die body's
 regions of blobs that are no pips at either cut are taken as well (`_add_stable`), as cores: a marbled face,
 or pips blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments,
 mean response) and checked against a ring of pixels around it, which must look like a die face: homogeneous
-and clearly on the other side of the pip's brightness.
+and clearly on the other side of the pip's brightness (for a core, what is left of the blob it was cut from
+may be that face: a dark marbled die's face and pips cut as one blob).
 """
 
 from __future__ import annotations
@@ -409,44 +410,45 @@ def _check_rings(
     """Keep pips whose surrounding ring is face: clearly lighter (or darker) and not cluttered.
 
     Ring pixels that fall on other blobs (a neighbouring pip of a six) are ignored rather than counted
-    against the pip. The wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1;
-    in it, blobs of the pip's polarity that are no pips (flecks, clutter) count as uneven. With `glare`,
-    the wider ring is also judged without them (on what is left of it, `GLARE_RING_SHARE`), and the evener
-    of the two counts: on a glossy die the window's reflection is a light streak beside its light pip, which
-    is no sign that the pip is a speck.
+    against the pip. A core whose near ring fails that way is judged again with what is left of the blob it
+    was cut from read as face: on a dark marbled die (a gold one's) the first cut joins the pips and the face
+    between them into one blob, so the near ring of each pip cut out of it lies mostly on that blob. The
+    wider ring's unevenness is kept for deciding whether a lone pip is a die showing 1; in it, blobs of the
+    pip's polarity that are no pips (flecks, clutter) count as uneven. With `glare`, the wider ring is also
+    judged without them (on what is left of it, `GLARE_RING_SHARE`), and the evener of the two counts: on a
+    glossy die the window's reflection is a light streak beside its light pip, which is no sign that the pip
+    is a speck.
     """
     if len(pips) == 0:
         return pips
-    height, width = gray.shape
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
-    layout_pips = np.concatenate((pips.label, pips.parent))
-    # (radius factor, whether blobs that are no pips are read as face, least share of face samples it needs)
-    # per ring: the near ring first.
-    rings = [(NEAR_RING, False, NEAR_RING_SHARE), (FAR_RING, True, FAR_RING_SHARE)]
-    rings += [(FAR_RING, False, GLARE_RING_SHARE)] if glare else []
-    faces, spreads, enough = [], [], []
-    for factor, blobs_are_face, least_share in rings:
-        radius = (major * factor + 1.0)[:, None]
-        xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
-        ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
-        values = gray[ys, xs].astype(np.float64)
-        found = pips.labels[ys, xs]
-        usable = np.where(pips.dark[:, None], found <= 0, found >= 0)
-        if blobs_are_face:
-            usable |= ~np.isin(found, layout_pips)
-        low, middle, high = _row_quantiles(values, usable, (0.1, 0.5, 0.9))
-        faces.append(middle)
-        spreads.append(high - low)
-        enough.append(usable.mean(axis=1) >= least_share)
-    face = faces[0]
+    face, spread_near, enough = _sample_ring(pips, gray, major * NEAR_RING, None)
     contrast = np.where(pips.dark, face - pip_level, pip_level - face)
+    with np.errstate(invalid="ignore"):
+        keep = (enough >= NEAR_RING_SHARE) & (contrast >= threshold) & (spread_near <= contrast)
+    retry = np.flatnonzero(pips.core & ~keep)
+    if retry.size:
+        cores = pips.subset(retry)
+        on_parent = cores.parent[:, None]
+        face_again, spread_again, enough_again = _sample_ring(
+            cores, gray, major[retry] * NEAR_RING, lambda found: found == on_parent
+        )
+        contrast_again = np.where(cores.dark, face_again - pip_level[retry], pip_level[retry] - face_again)
+        with np.errstate(invalid="ignore"):
+            passes = (enough_again >= NEAR_RING_SHARE) & (contrast_again >= threshold)
+            passes &= spread_again <= contrast_again
+        retry = retry[passes]
+        face[retry], contrast[retry], keep[retry] = face_again[passes], contrast_again[passes], True
+    layout_pips = np.concatenate((pips.label, pips.parent))
+    # The wider rings: (which blobs of the pip's polarity count as face, least share of face samples).
+    wide = [(lambda found: ~np.isin(found, layout_pips), FAR_RING_SHARE)]
+    wide += [(None, GLARE_RING_SHARE)] if glare else []
     spread_far = np.full(len(pips), 9.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        spread_near = spreads[0] / contrast
-        for ring in range(1, len(rings)):
-            uneven = np.maximum(spreads[ring], np.abs(faces[ring] - face)) / contrast
-            spread_far = np.fmin(spread_far, np.where(enough[ring], uneven, 9.0))
-    keep = enough[0] & (contrast >= threshold) & (spread_near <= 1.0)
+    for also_face, least_share in wide:
+        far_face, far_spread, far_enough = _sample_ring(pips, gray, major * FAR_RING, also_face)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            uneven = np.maximum(far_spread, np.abs(far_face - face)) / contrast
+            spread_far = np.fmin(spread_far, np.where(far_enough >= least_share, uneven, 9.0))
     keep &= np.isfinite(face)
     measured = replace(
         pips,
@@ -455,6 +457,22 @@ def _check_rings(
         spread=np.nan_to_num(spread_far, nan=9.0),
     )
     return measured.subset(keep)
+
+
+def _sample_ring(pips: Pips, gray: np.ndarray, radius: np.ndarray, also_face) -> tuple[np.ndarray, ...]:
+    """Each pip's face on a ring of `radius` (+1 px) around it: (median, 10th to 90th percentile spread,
+    share of samples that are face). Samples on blobs of the pip's polarity are not face, unless
+    `also_face` (labels -> bool, or None) says they are."""
+    height, width = gray.shape
+    radius = (radius + 1.0)[:, None]
+    xs = np.clip(np.rint(pips.x[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(pips.y[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
+    found = pips.labels[ys, xs]
+    usable = np.where(pips.dark[:, None], found <= 0, found >= 0)
+    if also_face is not None:
+        usable |= also_face(found)
+    low, middle, high = _row_quantiles(gray[ys, xs].astype(np.float64), usable, (0.1, 0.5, 0.9))
+    return middle, high - low, usable.mean(axis=1)
 
 
 def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, ...]) -> list[np.ndarray]:

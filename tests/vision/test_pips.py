@@ -88,6 +88,22 @@ def test_a_stable_region_on_no_blob_the_black_hat_merged_is_not_taken():
         assert sorted(zip(np.rint(pips.x), np.rint(pips.y), strict=True)) == [(61, 61)]
 
 
+def test_pips_cut_out_of_a_dark_marbled_face_are_judged_on_what_is_left_of_it():
+    """A small dark die with a light streak of sheen, on a light tray: the black-hat takes the face and its
+    six pips as one blob, cut again into the pips. Each pip's near ring then lies mostly on what is left of
+    that blob, which is the face around it, so all six are kept; as cores, never alone as a 1."""
+    image = np.full((122, 122), 200, np.uint8)
+    cv2.rectangle(image, (43, 43), (79, 79), 90, -1)
+    cv2.line(image, (43, 65), (65, 43), 170, 4, cv2.LINE_AA)
+    centres = [(61 + dx, 61 + dy) for dx in (-9, 9) for dy in (-10, 0, 10)]
+    for centre in centres:
+        cv2.circle(image, centre, 3, 15, -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 0.8)
+    pips = find_pips(image, 31, (3.4, 16.8), 20.0, "any", 0.55, 0.85)
+    assert sorted(zip(np.rint(pips.x), np.rint(pips.y), strict=True)) == sorted(centres)
+    assert pips.dark.all() and pips.core.all() and (pips.contrast > 20.0).all()
+
+
 @pytest.mark.parametrize("shape", [(5, 7), (13, 11), (480, 640), (547, 766)])
 def test_lit_pixels_lists_what_opencv_finds_in_the_same_order(shape):
     rng = np.random.default_rng(sum(shape))
