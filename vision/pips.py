@@ -15,6 +15,7 @@ may be that face: a dark marbled die's face and pips cut as one blob).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import NamedTuple
 
@@ -437,8 +438,8 @@ def _check_rings(
         with np.errstate(invalid="ignore"):
             passes = (enough_again >= NEAR_RING_SHARE) & (contrast_again >= threshold)
             passes &= spread_again <= contrast_again
-        retry = retry[passes]
-        face[retry], contrast[retry], keep[retry] = face_again[passes], contrast_again[passes], True
+        rescued = retry[passes]
+        face[rescued], contrast[rescued], keep[rescued] = face_again[passes], contrast_again[passes], True
     layout_pips = np.concatenate((pips.label, pips.parent))
     # The wider rings: (which blobs of the pip's polarity count as face, least share of face samples).
     wide = [(lambda found: ~np.isin(found, layout_pips), FAR_RING_SHARE)]
@@ -459,7 +460,9 @@ def _check_rings(
     return measured.subset(keep)
 
 
-def _sample_ring(pips: Pips, gray: np.ndarray, radius: np.ndarray, also_face) -> tuple[np.ndarray, ...]:
+def _sample_ring(
+    pips: Pips, gray: np.ndarray, radius: np.ndarray, also_face: Callable[[np.ndarray], np.ndarray] | None
+) -> tuple[np.ndarray, ...]:
     """Each pip's face on a ring of `radius` (+1 px) around it: (median, 10th to 90th percentile spread,
     share of samples that are face). Samples on blobs of the pip's polarity are not face, unless
     `also_face` (labels -> bool, or None) says they are."""
