@@ -423,21 +423,18 @@ def _check_rings(
     if len(pips) == 0:
         return pips
     major = pips.diameter / 2 / np.sqrt(np.maximum(pips.roundness, 0.2))
-    face, spread_near, enough = _sample_ring(pips, gray, major * NEAR_RING, None)
-    contrast = np.where(pips.dark, face - pip_level, pip_level - face)
-    with np.errstate(invalid="ignore"):
-        keep = (enough >= NEAR_RING_SHARE) & (contrast >= threshold) & (spread_near <= contrast)
+    face, contrast, keep = _near_face(pips, gray, major, pip_level, threshold, None)
     retry = np.flatnonzero(pips.core & ~keep)
     if retry.size:
-        cores = pips.subset(retry)
-        on_parent = cores.parent[:, None]
-        face_again, spread_again, enough_again = _sample_ring(
-            cores, gray, major[retry] * NEAR_RING, lambda found: found == on_parent
+        on_parent = pips.parent[retry, None]
+        face_again, contrast_again, passes = _near_face(
+            pips.subset(retry),
+            gray,
+            major[retry],
+            pip_level[retry],
+            threshold,
+            lambda found: found == on_parent,
         )
-        contrast_again = np.where(cores.dark, face_again - pip_level[retry], pip_level[retry] - face_again)
-        with np.errstate(invalid="ignore"):
-            passes = (enough_again >= NEAR_RING_SHARE) & (contrast_again >= threshold)
-            passes &= spread_again <= contrast_again
         rescued = retry[passes]
         face[rescued], contrast[rescued], keep[rescued] = face_again[passes], contrast_again[passes], True
     layout_pips = np.concatenate((pips.label, pips.parent))
@@ -450,7 +447,6 @@ def _check_rings(
         with np.errstate(invalid="ignore", divide="ignore"):
             uneven = np.maximum(far_spread, np.abs(far_face - face)) / contrast
             spread_far = np.fmin(spread_far, np.where(far_enough >= least_share, uneven, 9.0))
-    keep &= np.isfinite(face)
     measured = replace(
         pips,
         contrast=np.nan_to_num(contrast),
@@ -458,6 +454,17 @@ def _check_rings(
         spread=np.nan_to_num(spread_far, nan=9.0),
     )
     return measured.subset(keep)
+
+
+def _near_face(pips, gray, major, pip_level, threshold, also_face) -> tuple[np.ndarray, ...]:
+    """Each pip's face level on its near ring, its contrast against it, and whether the ring is face enough:
+    half of it or more (`NEAR_RING_SHARE`), the pip clearly on the other side of it, the ring no less even
+    than the pip stands out. `also_face` as in `_sample_ring`; `major` is each pip's half major axis."""
+    face, spread, share = _sample_ring(pips, gray, major * NEAR_RING, also_face)
+    contrast = np.where(pips.dark, face - pip_level, pip_level - face)
+    with np.errstate(invalid="ignore"):
+        passes = (share >= NEAR_RING_SHARE) & (contrast >= threshold) & (spread <= contrast)
+    return face, contrast, passes
 
 
 def _sample_ring(
