@@ -9,10 +9,12 @@ dark region). A face grows only to a layout whose every missing place shows a pi
 has no other pips) keeps it a two. A face split from a larger linked group (a six missing a pip reads as one
 column) is also judged together with the group's leftover pips, and a group completed to a four is looked at
 for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
-corners (a small die's corner pips merge with its side face's). A six's middle pips lie between two corners,
-where blur along the columns darkens a four's face too, so they must also have been found as pips (stretched
-ones are not linked); so must a three's middle pip, between the two pips of a two (a glint on a translucent
-die stretches it, and a smear or the glint itself darkens a two's centre).
+corners (a small die's corner pips merge with its side face's). No six is made whose end row's found pips
+are flatter than the rest (`vision.faces.flat_end_row`): a four seen at a slant links to a pip of its side
+face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
+two corners, where blur along the columns darkens a four's face too, so they must also have been found as
+pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
+on a translucent die stretches it, and a smear or the glint itself darkens a two's centre).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout
+from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row
 from vision.pips import Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
@@ -95,6 +97,8 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
         else:
             continue
         full = np.vstack([points, missing])
+        if len(full) == 6 and _side_row(full, pips.roundness[members]):
+            continue
         if fits_layout(full, face.size, params) and all(look.pip(place) for place in missing):
             span = distances(full, full).max()
             middle = full.mean(axis=0)
@@ -109,6 +113,14 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
             # A four so completed may still be a six whose middle pips blurred into its corners'.
             return _raise(completed, full, look, pips)
     return face
+
+
+def _side_row(full: np.ndarray, roundness: np.ndarray) -> bool:
+    """Whether the six `full` would make (the found pips of this `roundness` first, then the places looked
+    at) has an end row whose found pips are flatter than the rest (`flat_end_row`): a four seen at a slant
+    and one pip of the side face below it, whose other pip lies where the six's last place falls."""
+    found = np.concatenate([roundness, np.full(len(full) - len(roundness), np.nan)])
+    return flat_end_row(full, found) is not None
 
 
 def _six_corners(points: np.ndarray, centre: np.ndarray) -> np.ndarray:

@@ -334,7 +334,7 @@ def _as_face(
     if error is None:
         return None
     if count == 6:
-        row = _flat_end_row(points, pips.roundness[members])
+        row = flat_end_row(points, pips.roundness[members])
         if row is not None:
             return _as_face(np.delete(members, row), pips, die_px, params)
     if count == 4 and _squash(points) < float(median(pips.roundness[members])) - SQUASH_SLACK:
@@ -360,9 +360,11 @@ def _as_face(
     )
 
 
-def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
+def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
     """The end row of a six's layout (indices into `points`) whose two pips are clearly flatter than the other
-    four (`_flatter`, as `_side_cues` tells a side face from its top face), or None.
+    four (`_flatter`, as `_side_cues` tells a side face from its top face), or None. A place no pip was found
+    at (`vision.complete` looks there) has roundness NaN: the row's found pips must be flatter than the
+    other found ones.
 
     A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
     is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
@@ -378,9 +380,11 @@ def _flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | Non
     crossed = distances(points[first], points[second[::-1]]).trace()
     partners = second if straight <= crossed else second[::-1]
     flatter = _flatter(roundness)
+    found = ~np.isnan(roundness)
     for row in ([first[0], partners[0]], [first[1], partners[1]]):
-        rest = np.setdiff1d(np.arange(6), row)
-        if flatter[np.ix_(row, rest)].all():
+        row = np.intersect1d(row, np.flatnonzero(found))
+        rest = np.setdiff1d(np.flatnonzero(found), row)
+        if row.size and flatter[np.ix_(row, rest)].all():
             return np.array(row)
     return None
 

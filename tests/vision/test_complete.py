@@ -142,6 +142,18 @@ def test_a_group_that_is_a_layout_but_for_one_pip_is_read_when_the_image_shows_i
     assert complete_faces([face], pips, face_image(places), DEFAULT_PARAMS)[0].value == value
 
 
+@pytest.mark.parametrize(("side_roundness", "value"), [(0.6, None), (0.95, 6)])
+def test_a_four_and_a_flatter_pip_below_it_are_no_six_but_for_one_pip(side_roundness, value):
+    """A four seen at a slant, linked to one pip of its side face just below (the side face's other pip
+    was too flat to link): a two by three grid but for one place, which shows that other pip. The found pip
+    of the end row is flatter than the four's, as a side face's are, so no six; alike, it is a six's."""
+    four = [(-1, -1), (1, -1), (-1, 0), (1, 0)]
+    face, pips = found([*four, (-1, 1)], readable=False)
+    pips = replace(pips, roundness=np.array([0.95] * 4 + [side_roundness]))
+    image = face_image(["corners", "sides"])
+    assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == value
+
+
 @pytest.mark.parametrize(
     ("places", "value"), [(["corners", "sides"], 6), (["other diagonal", "sides"], None)]
 )
