@@ -361,10 +361,10 @@ def _as_face(
 
 
 def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
-    """The end row of a six's layout (indices into `points`) whose two pips are clearly flatter than the other
-    four (`_flatter`, as `_side_cues` tells a side face from its top face), or None. A place no pip was found
-    at (`vision.complete` looks there) has roundness NaN: the row's found pips must be flatter than the
-    other found ones.
+    """The end row of a six's layout whose two pips are clearly flatter than the other four (`_flatter`, as
+    `_side_cues` tells a side face from its top face), as indices into `points`, or None. A place no pip was
+    found at (`vision.complete` looks there) has roundness NaN: the row's found pips must be flatter than
+    the other found ones, and only they are returned.
 
     A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
     is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
@@ -380,12 +380,12 @@ def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None
     crossed = distances(points[first], points[second[::-1]]).trace()
     partners = second if straight <= crossed else second[::-1]
     flatter = _flatter(roundness)
-    found = ~np.isnan(roundness)
-    for row in ([first[0], partners[0]], [first[1], partners[1]]):
-        row = np.intersect1d(row, np.flatnonzero(found))
-        rest = np.setdiff1d(np.flatnonzero(found), row)
+    found = np.flatnonzero(~np.isnan(roundness))
+    for pair in ([first[0], partners[0]], [first[1], partners[1]]):
+        row = np.intersect1d(pair, found)
+        rest = np.setdiff1d(found, row)
         if row.size and flatter[np.ix_(row, rest)].all():
-            return np.array(row)
+            return row
     return None
 
 
