@@ -44,8 +44,12 @@ How it reads, in order:
    out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
    on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
    glint) reads as a 1, which it never does in the whole frame, and so does a lone pip at the body's very
-   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). What they add is checked as
-   in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
+   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). Lightness is read clipped
+   from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the
+   corner pips beside it, which the black-hat then cuts with it as one blob, while below the face's own
+   level only dark pips stand out (layouts of three pips or more count there: a darker swirl does too).
+   What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body of its
+   own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -166,6 +170,9 @@ CENTRED_SPREAD = 2.5
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
 # when both of those read more pips, they are the better guess (`_read_body`).
 BODY_SIZES = (1.0, 1.1, 0.9)
+# A die body's face level is the median lightness within this share of its side of its centre: the middle
+# of its top face, of which pips cover less than half (`_levelled`).
+FACE_LEVEL_SHARE = 0.3
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 # Bodies needed to read the frame again at their size when the pips tell another: one blob may be a pip of the
 # die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice (matteop65
@@ -415,6 +422,8 @@ class DiceReader:
         a two stood alone against the one gray and red read (nell-byler 095800, a purple die). Where that
         reads nothing either, a lone pip at the body's centre is a 1 on a face more uneven than elsewhere
         (`CENTRED_SPREAD`): a gold die's sheen or a marbled die's swirls round the pip of its one.
+        Lightness is also read clipped from above at the face's level (`_levelled`), where a dark die's bevel
+        no longer stands out with the corner pips beside it; there only layouts of three pips or more count.
         """
         height, width = gray.shape
         half = int(side)
@@ -423,21 +432,25 @@ class DiceReader:
         local = min(2.0, self.work_die_px / side)
         focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
-        # reflection is white, while in the colour channels a bright blob beside it is the die's swirl)
+        # reflection is white, while in the colour channels a bright blob beside it is the die's swirl;
+        # whether only layouts of three pips or more count there)
         crops = [
-            (gray[y0:y1, x0:x1], self.body_params, True),
-            (tray[y0:y1, x0:x1, 2], self.chroma_params, False),
+            (gray[y0:y1, x0:x1], self.body_params, True, False),
+            (tray[y0:y1, x0:x1, 2], self.chroma_params, False, False),
         ]
-        crops += [(channel, self.chroma_params, False) for channel in _opponent_channels(tray[y0:y1, x0:x1])]
+        crops += [
+            (channel, self.chroma_params, False, False) for channel in _opponent_channels(tray[y0:y1, x0:x1])
+        ]
+        levelled = _levelled(gray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
+        crops.append((levelled, self.body_params, False, True))
         channels = []
-        for crop, params, glare in crops:
+        for crop, params, glare, layouts_only in crops:
             spread = _brightness_range(crop)
             if spread >= MIN_SPREAD:
                 work = resize(crop, local)
                 threshold = self.params["pip_contrast"] * spread
-                channels.append(
-                    (work, params, self._pips(work, side * local, threshold, params, glare, True))
-                )
+                pips = self._pips(work, side * local, threshold, params, glare, True)
+                channels.append((work, params, pips, layouts_only))
         if not channels:
             return None
 
@@ -453,8 +466,11 @@ class DiceReader:
         # lone pip on an uneven face only at the body's centre.
         uneven = self.params["face_spread"] * CENTRED_SPREAD
         readings = []
-        for work, params, pips in channels:
+        for work, params, pips, layouts_only in channels:
             faces = self._group(pips, work, side * local, params, focus)
+            if layouts_only:
+                readings.append([face for face in faces if face.value is not None and face.value >= 3])
+                continue
             if not any(on_body(face) for face in faces):
                 faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
             if not any(on_body(face) for face in faces):
@@ -660,6 +676,26 @@ def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
 def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     """Red, green and blue: white pips on a red or purple die stand out in green, red pips in red."""
     return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
+
+
+def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """A die body's crop of lightness (`gray`, the body at `center`, `side` wide) clipped from above at its
+    face's level.
+
+    The black-hat measures a dark pip against the lightest within half a die. On a dark die on a pale tray
+    the tray lifts that within half a die of the die's border, so a darker bevel round the face stands out
+    as much as the corner pips beside it, and the black-hat cuts them as one blob (nell-byler's gold dice:
+    a six read as a four, a three as a two). Clipped at the face's level (the median of the body's middle,
+    which pips cover less than half of), the tray, a glint and the face's lighter swirls are all face, and
+    only what is darker than the face stands out. A swirl darker than the face stands out there too, so the
+    clipped crop counts only layouts of three pips or more (`_read_body_at`). Light pips need no such copy:
+    a die with light pips is dark, and the top-hat leaves out a pale tray beside it, light over more than
+    its kernel.
+    """
+    reach = max(1, int(FACE_LEVEL_SHARE * side))
+    x, y = int(center[0]), int(center[1])
+    middle = gray[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
+    return np.minimum(gray, np.uint8(np.median(middle)))
 
 
 def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:

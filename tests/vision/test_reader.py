@@ -525,6 +525,23 @@ def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
     assert DiceReader()._read_body(gray, frame, centre, 56.0) is None
 
 
+@pytest.mark.parametrize("value", [3, 5])
+def test_corner_pips_against_a_dark_die_s_darker_bevel_are_read_on_its_body(value):
+    """A gold die on a pale table with a dark bevel round its face, its corner pips just inside the bevel:
+    the black-hat measures both against the table, so bevel and corner pips stand out alike and cut as
+    one blob, and the die read as the two pips left. Clipped at the face's level, the table is face."""
+    frame = np.full((200, 200, 3), 205, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    gold = np.array([0.45, 1.0, 1.25])
+    cv2.rectangle(frame, (84, 84), (115, 115), tuple((gold * 50).tolist()), -1)  # the bevel, 3 px wide
+    cv2.rectangle(frame, (87, 87), (112, 112), tuple((gold * 120).tolist()), -1)
+    for dx, dy in PIP_SPOTS[value]:
+        cv2.circle(frame, (100 + round(dx * 9.6), 100 + round(dy * 9.6)), 4, (35, 35, 35), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 32.0)
+    assert face is not None and face.value == value
+
+
 def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its_pip():
     """A red glossy die showing 1, a light arc of reflected window beside its white pip: in lightness the
     arc is a blob of the pip's polarity on the ring of face around it, which made the face look uneven."""
@@ -708,7 +725,7 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     def scripted(pips, work, die_px, params, focus, lone_cores=False):
         if id(work) not in works:
             works.append(id(work))
-        channel = works.index(id(work))  # gray, red, a*, b*
+        channel = works.index(id(work))  # gray, red, a*, b*, and gray clipped at the face's level
         one = Face((0,), 1, focus, die_px, 0.0, 0.8, pip=9.0)
         two = Face((0, 1), 2, (focus[0] + 3.0, focus[1]), die_px, 0.0, 0.3, pip=9.0)
         return [two] if channel == 3 else [one] if lone_cores and channel < 2 else []
@@ -716,7 +733,7 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     monkeypatch.setattr(DiceReader, "_group", staticmethod(scripted))
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader()._read_body_at(gray, frame, centre, side)
-    assert len(works) == 4 and face is not None and face.value == 1
+    assert len(works) == 5 and face is not None and face.value == 1
 
 
 def test_without_a_die_size_from_calibration_a_frame_is_read_at_three_sizes_that_agree(monkeypatch):
