@@ -529,7 +529,7 @@ def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
 def test_corner_pips_against_a_dark_die_s_darker_bevel_are_read_on_its_body(value):
     """A gold die on a pale table with a dark bevel round its face, its corner pips just inside the bevel:
     the black-hat measures both against the table, so bevel and corner pips stand out alike and cut as
-    one blob, and the die read as the two pips left. Clipped at the face's level, the table is face."""
+    one blob, and the die read low. Clipped at the face's level, the table is face."""
     frame = np.full((200, 200, 3), 205, np.uint8)
     frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
     gold = np.array([0.45, 1.0, 1.25])
@@ -540,6 +540,21 @@ def test_corner_pips_against_a_dark_die_s_darker_bevel_are_read_on_its_body(valu
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 32.0)
     assert face is not None and face.value == value
+
+
+def test_a_dark_spot_on_a_swirled_die_body_is_no_one_in_the_crop_clipped_at_its_face_s_level():
+    """A gold die with lighter swirls and a darker spot off its centre: in lightness the swirls make the
+    face round the spot too uneven for a lone pip. Clipped at the face's level the swirls are face and the
+    spot stands alone on an even face, so that copy counts only layouts of three pips or more."""
+    frame = np.full((200, 200, 3), 205, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    gold = np.array([0.45, 1.0, 1.25])
+    swirls = cv2.GaussianBlur(np.random.default_rng(0).normal(0, 1, (32, 32)), (0, 0), 2.0)
+    face = 120 * (1 + 0.3 * np.clip(swirls / np.abs(swirls).max(), 0, None))
+    frame[84:116, 84:116] = np.clip(gold * face[:, :, None], 0, 255).astype(np.uint8)
+    cv2.circle(frame, (109, 100), 4, tuple((gold * 80).tolist()), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 32.0) is None
 
 
 def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its_pip():
