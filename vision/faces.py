@@ -118,6 +118,12 @@ class Face:
     # (`vision.complete` looks there for a face read low because one of its pips was missed).
     group: tuple[int, ...] = ()
 
+    @property
+    def is_layout(self) -> bool:
+        """Read with three pips or more: a layout that spans its die, which no speck, glint or pair of
+        stray blobs imitates (ones and twos may be any of those)."""
+        return self.value is not None and self.value >= 3
+
 
 def group_faces(
     pips: Pips,
@@ -156,7 +162,7 @@ def measured_die(faces: list[Face], expected: float) -> float:
     """The die side the read faces of three pips or more measure, where it differs from the `expected` one
     by more than a tenth; else `expected`. Pip size only roughly predicts die size (makers differ), while a
     layout of three or more pips spans its die."""
-    measured = [face.size for face in faces if face.value is not None and face.value >= 3]
+    measured = [face.size for face in faces if face.is_layout]
     if measured and abs(median(measured) / expected - 1.0) > 0.1:
         return float(median(measured))
     return expected

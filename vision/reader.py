@@ -469,7 +469,7 @@ class DiceReader:
         for work, params, pips, layouts_only in channels:
             faces = self._group(pips, work, side * local, params, focus)
             if layouts_only:
-                readings.append([face for face in faces if face.value is not None and face.value >= 3])
+                readings.append([face for face in faces if face.is_layout])
                 continue
             if not any(on_body(face) for face in faces):
                 faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
@@ -660,7 +660,7 @@ def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
     2), by the polarity that shows more pips: keys on a keyboard beside four dice showing 1 show two dots.
     A table of mixed dice shows layouts of both polarities, and nothing is refused for its polarity.
     """
-    evidence = [face for face in faces if face.value is not None and face.value >= 3]
+    evidence = [face for face in faces if face.is_layout]
     if not evidence:
         read = [face for face in faces if face.value is not None]
         dark = sum(face.value for face in read if face.dark)
