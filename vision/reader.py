@@ -8,7 +8,8 @@ How it reads, in order:
    the pips by more than twice, the frame is read at both sizes and the reading with more dice wins (replacing
    dice read at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
-   and every later distance is a share of that die size, so no pixel constant belongs to one camera.
+   small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
+   so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
    joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
    (`vision.faces`: distances, point symmetry, a four squashed no more than its pips, and a two's pips alike
@@ -121,6 +122,13 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 }
 
 WORK_DIE_PX = 60.0  # die side after resizing: pips of ~8 px, whose shape is more than pixel noise
+# A frame, or a die body's crop, is enlarged at most this much to bring its dice to WORK_DIE_PX: dice down to
+# 20 px (pips of 3 px, the least that still shows a round blob) are read at the full working size, and smaller
+# ones, which hold no more detail, cost no more time. Read at most twice enlarged, small dice were read at
+# 40 to 60 px, where the pixel grid coarsens every shape test (diag, photos at 0.7 times their size:
+# nell-byler 113 -> 122 and matteop65 372 -> 376 hands; at 0.5 times matteop65 362 -> 369; as taken
+# nell-byler 140 -> 141).
+MAX_ENLARGE = 3.0
 # Without a die size from calibration, a frame is read with dice of each of these sizes and the readings
 # agree (`vision.consensus`): where a pip falls on the pixel grid decides some readings.
 AGREEING_DIE_PX = (57.0, 60.0, 63.0)
@@ -259,7 +267,7 @@ class DiceReader:
         Gray first; then the colour channels around the dice that show colour, and the readings vote
         (white dice on a wooden table need no second look, red pips on blue dice do).
         """
-        scale = min(2.0, self.work_die_px / die_px)
+        scale = min(MAX_ENLARGE, self.work_die_px / die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else resize(gray, scale)
@@ -429,7 +437,7 @@ class DiceReader:
         half = int(side)
         x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
-        local = min(2.0, self.work_die_px / side)
+        local = min(MAX_ENLARGE, self.work_die_px / side)
         focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
         # reflection is white, while in the colour channels a bright blob beside it is the die's swirl;

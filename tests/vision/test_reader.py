@@ -79,6 +79,14 @@ def test_reads_a_large_frame_at_the_scale_the_dice_need():
     assert reading.extras["scale"] < 0.5
 
 
+def test_small_dice_are_enlarged_to_the_working_size():
+    """Dice 24 px wide are read at the full working size (2.5 times), not at a coarser one."""
+    frame, _ = draw_dice([4, 6, 3, 5, 2], die=24)
+    reading = DiceReader(CalibrationProfile(die_size=24 / 480)).read(frame)
+    assert reading.values == [4, 6, 3, 5, 2]
+    assert reading.extras["scale"] == pytest.approx(reader_module.WORK_DIE_PX / 24)
+
+
 def test_the_profile_die_size_and_polarity_are_used():
     frame, _ = draw_dice([4, 2, 6], die=56)
     profile = CalibrationProfile(die_size=56 / 480, pip_polarity="dark")
