@@ -267,7 +267,7 @@ class DiceReader:
         Gray first; then the colour channels around the dice that show colour, and the readings vote
         (white dice on a wooden table need no second look, red pips on blue dice do).
         """
-        scale = min(MAX_ENLARGE, self.work_die_px / die_px)
+        scale = self._scale_for(die_px)
         if abs(scale - 1.0) < 0.05:
             scale = 1.0
         work = gray if scale == 1.0 else resize(gray, scale)
@@ -292,6 +292,11 @@ class DiceReader:
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
         return faces, scale, work.shape
+
+    def _scale_for(self, die_px: float) -> float:
+        """The resize that brings dice `die_px` wide to the working size: any shrink, but an enlargement of at
+        most `MAX_ENLARGE` (smaller dice hold no more detail)."""
+        return min(MAX_ENLARGE, self.work_die_px / die_px)
 
     def _read_at_walls(
         self,
@@ -437,7 +442,7 @@ class DiceReader:
         half = int(side)
         x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
         x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
-        local = min(MAX_ENLARGE, self.work_die_px / side)
+        local = self._scale_for(side)
         focus = ((center[0] - x0) * local, (center[1] - y0) * local)
         # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
         # reflection is white, while in the colour channels a bright blob beside it is the die's swirl;
