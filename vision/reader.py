@@ -1,7 +1,9 @@
 """The dice reader: one camera frame in, the value of every die out.
 
 How it reads, in order:
-1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray.
+1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray. Pip thresholds are a
+   share of its brightness range (1st to 99th percentile; when a few dice lie on a plain tray, at least
+   that near their bodies, `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
    compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
@@ -182,6 +184,18 @@ BODY_SIZES = (1.0, 1.1, 0.9)
 # of its top face, of which pips cover less than half (`_levelled`).
 FACE_LEVEL_SHARE = 0.3
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
+# A few dice on a plain tray cover too little of the frame to reach its 1st and 99th percentiles, which
+# are then the tray's own jitter: the frame reads as blank, or its thresholds let the tray's grain pass for
+# pips. When the dice bodies cover less than SPARSE_SHARE of the frame, the range is at least the one
+# within 1 / sqrt(SPARSE_SHARE) (about 7) sides of each body, where dice cover that share as in a frame
+# full of them (a few dice in a 1280x720 frame, or one in a 640x480 one). Real photos with all dice but one
+# painted out read as before or better (nell-byler 321 -> 323 of 390 lone dice, matteop65 544 of 710 alike).
+SPARSE_SHARE = 0.02
+# A pip stands at least this many times the pixel jitter (`_grain`) from its face: below it, the sensor
+# noise of a dim frame makes pip-sized blobs by chance, and in a colour channel where the dice barely differ
+# from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos have a
+# jitter of 0 or 1 gray level and thresholds of 7 or more, so the rule changes none of them.
+PIP_GRAIN = 3
 # Bodies needed to read the frame again at their size when the pips tell another: one blob may be a pip of the
 # die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice (matteop65
 # two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera). A white die's pips
@@ -227,14 +241,15 @@ class DiceReader:
         height, width = image.shape[:2]
         x0, y0, tray = self._tray(image)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
-        spread = _brightness_range(gray)
+        bodies = find_bodies(tray)
+        spread = _brightness_range(gray, bodies)
         if spread < MIN_SPREAD:
             return Reading(frame_size=(width, height), problem="the frame is blank (no contrast)")
-        if _grain(gray) > NOISE_SHARE * spread:
+        grain = _grain(gray)
+        if grain > NOISE_SHARE * spread:
             return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
-        threshold = self.params["pip_contrast"] * spread
+        threshold = self._pip_threshold(spread, grain)
         die_px = self._die_px(gray, threshold, min(height, width))
-        bodies = find_bodies(tray)
         body_px = bodies.size if bodies is not None and self.profile.die_size is None else None
         if die_px is None:
             die_px = body_px  # pips too faint in gray (coloured pips): the dice bodies still tell the size
@@ -278,9 +293,8 @@ class DiceReader:
             for channel in _colour_channels(tray):
                 spread = _brightness_range(channel)
                 if spread >= MIN_SPREAD:
-                    readings.append(
-                        self._faces_in(channel, box, scale, die_px, self.params["pip_contrast"] * spread)
-                    )
+                    threshold = self._pip_threshold(spread, _grain(channel))
+                    readings.append(self._faces_in(channel, box, scale, die_px, threshold))
         faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale, bodies)
         faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
@@ -292,6 +306,11 @@ class DiceReader:
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
         return faces, scale, work.shape
+
+    def _pip_threshold(self, spread: float, grain: float) -> float:
+        """The contrast a pip needs in an image with brightness range `spread` and pixel jitter `grain`: a
+        share of the range (`pip_contrast`), but never within `PIP_GRAIN` times the jitter."""
+        return max(self.params["pip_contrast"] * spread, PIP_GRAIN * grain)
 
     def _scale_for(self, die_px: float) -> float:
         """The resize that brings dice `die_px` wide to the working size: any shrink, but an enlargement of at
@@ -806,10 +825,21 @@ def _to_frame(
     return dice, unreadable
 
 
-def _brightness_range(gray: np.ndarray) -> float:
-    """The 1st to 99th percentile of a sample of the gray levels."""
-    step = max(1, int(np.sqrt(gray.size / 20000)))
-    low, high = _levels_at(gray[::step, ::step], (0.01, 0.99))
+def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
+    """The 1st to 99th percentile of a sample of `image`'s levels; with `bodies`, dice bodies that cover less
+    than `SPARSE_SHARE` of it, at least that of the levels near them (a few dice on a plain tray). Only at
+    least: the frame's own range, when larger, is the tray's walls or glare, which a threshold below it lets
+    pass for pips."""
+    step = max(1, int(np.sqrt(image.size / 20000)))
+    sample = image[::step, ::step]
+    low, high = _levels_at(sample, (0.01, 0.99))
+    if bodies is not None and float(np.sum(bodies.sizes**2)) < SPARSE_SHARE * image.size:
+        near = np.zeros(sample.shape, np.uint8)
+        for (x, y), side in zip(bodies.centers / step, bodies.sizes / step, strict=True):
+            half = side / np.sqrt(SPARSE_SHARE) / 2
+            cv2.rectangle(near, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 1, -1)
+        near_low, near_high = _levels_at(sample[near > 0], (0.01, 0.99))
+        return float(max(high - low, near_high - near_low))
     return float(high - low)
 
 

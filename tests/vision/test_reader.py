@@ -87,6 +87,50 @@ def test_small_dice_are_enlarged_to_the_working_size():
     assert reading.extras["scale"] == pytest.approx(reader_module.WORK_DIE_PX / 24)
 
 
+@pytest.mark.parametrize(
+    ("size", "die", "values"),
+    [
+        ((1280, 720), 40, [5, 2, 6, 3, 1]),
+        ((1280, 720), 40, [3]),
+        ((640, 480), 24, [4]),
+        ((640, 480), 56, [4]),
+    ],
+)
+def test_a_few_dice_on_a_plain_tray_are_read(size, die, values):
+    """Dice covering under 1% of the frame are not in its 1st and 99th percentiles, whose range is the tray's
+    jitter alone: measured near the dice bodies, the frame is neither blank nor too noisy to read."""
+    frame, _ = draw_dice(values, size=size, die=die)
+    reading = DiceReader().read(frame)
+    assert reading.problem is None
+    assert reading.values == values
+
+
+def test_near_a_lone_die_the_frame_s_larger_range_still_holds():
+    """A tray's black wall and a white glare at the frame's sides give it a larger range than the die's face
+    and the felt near it: a faint pair of stains beside the die (a reflection in a glossy wall) is no two at
+    the lower threshold the range near the die alone would give."""
+    frame, _ = draw_dice([4], die=40)
+    frame[:, :30], frame[:, -30:] = 0, 255
+    for step in (-11, 11):
+        cv2.circle(frame, (200 + step, 300 + step), 4, (85, 85, 85), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [4]
+
+
+def test_pixel_noise_on_a_tray_as_light_as_the_dice_is_not_read_as_pips():
+    """A blue die on green felt of nearly its gray: the frame's range is small, and without a floor of a few
+    times the pixel jitter under the pip threshold, noise on the felt reads as a row of twos."""
+    frame, _ = draw_dice([6, 2], die=44, face=(200, 90, 30), pip=(40, 40, 210), floor=(40, 90, 40))
+    assert DiceReader().read(frame).values == [6, 2]
+
+
+def test_pixel_noise_in_a_colour_channel_is_not_read_as_pips():
+    """Red pips on blue dice on green felt: the red channel, read round the coloured dice, is flat but for
+    the pips and the jitter, and its pip threshold is floored by that jitter too."""
+    values = [5, 2, 6, 3, 1]
+    frame, _ = draw_dice(values, die=28, face=(200, 90, 30), pip=(40, 40, 210), floor=(40, 90, 40))
+    assert DiceReader().read(frame).values == values
+
+
 def test_the_profile_die_size_and_polarity_are_used():
     frame, _ = draw_dice([4, 2, 6], die=56)
     profile = CalibrationProfile(die_size=56 / 480, pip_polarity="dark")
