@@ -828,8 +828,8 @@ def _to_frame(
 def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
     """The 1st to 99th percentile of a sample of `image`'s levels; with `bodies`, dice bodies that cover less
     than `SPARSE_SHARE` of it, at least that of the levels near them (a few dice on a plain tray). Only at
-    least: the frame's own range, when larger, is the tray's walls or glare, which a threshold below it lets
-    pass for pips."""
+    least: where the frame's own range is larger (a tray's black walls, glare), a threshold from the range
+    near the dice alone lets their reflections in a glossy wall pass for pips."""
     step = max(1, int(np.sqrt(image.size / 20000)))
     sample = image[::step, ::step]
     low, high = _levels_at(sample, (0.01, 0.99))
