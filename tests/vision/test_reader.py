@@ -105,6 +105,14 @@ def test_a_few_dice_on_a_plain_tray_are_read(size, die, values):
     assert reading.values == values
 
 
+def test_the_last_die_rolled_in_a_calibrated_tray_is_read():
+    """The held dice set aside, one die is left in the tray region of a 1280x720 frame (the Pi source's
+    default size): before, its range was the tray's jitter and the frame read as blank."""
+    frame, _ = draw_dice([3], size=(1280, 720), die=40)
+    profile = CalibrationProfile(die_size=40 / 720, tray=(0.1, 0.1, 0.9, 0.9))
+    assert DiceReader(profile).read(frame).values == [3]
+
+
 def test_near_a_lone_die_the_frame_s_larger_range_still_holds():
     """A tray's black wall and a white glare at the frame's sides give it a larger range than the die's face
     and the felt near it: a faint pair of stains beside the die (a reflection in a glossy wall) is no two at
