@@ -124,10 +124,14 @@ def test_near_a_lone_die_the_frame_s_larger_range_still_holds():
     assert DiceReader().read(frame).values == [4]
 
 
+# Red pips on blue dice on green felt of nearly the dice's gray (85 and 69).
+BLUE_DICE_ON_GREEN_FELT = {"face": (200, 90, 30), "pip": (40, 40, 210), "floor": (40, 90, 40)}
+
+
 def test_pixel_noise_on_a_tray_as_light_as_the_dice_is_not_read_as_pips():
     """A blue die on green felt of nearly its gray: the frame's range is small, and without a floor of a few
     times the pixel jitter under the pip threshold, noise on the felt reads as a row of twos."""
-    frame, _ = draw_dice([6, 2], die=44, face=(200, 90, 30), pip=(40, 40, 210), floor=(40, 90, 40))
+    frame, _ = draw_dice([6, 2], die=44, **BLUE_DICE_ON_GREEN_FELT)
     assert DiceReader().read(frame).values == [6, 2]
 
 
@@ -135,7 +139,7 @@ def test_pixel_noise_in_a_colour_channel_is_not_read_as_pips():
     """Red pips on blue dice on green felt: the red channel, read round the coloured dice, is flat but for
     the pips and the jitter, and its pip threshold is floored by that jitter too."""
     values = [5, 2, 6, 3, 1]
-    frame, _ = draw_dice(values, die=28, face=(200, 90, 30), pip=(40, 40, 210), floor=(40, 90, 40))
+    frame, _ = draw_dice(values, die=28, **BLUE_DICE_ON_GREEN_FELT)
     assert DiceReader().read(frame).values == values
 
 
