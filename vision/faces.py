@@ -2,12 +2,13 @@
 
 Two pips belong to one face when they are close for their size, alike in size, polarity and face colour, and
 the straight line between them crosses only face (no seam where two dice touch; blobs of the pips' own
-polarity on the way, such as the flecks of a marbled die, are face too). A group that does not look like a
-face (too many pips, a bent row, a spread that does not fit its pip size) is split at the longest edge of its
-minimum spanning tree and each part is judged again: that separates touching dice and drops stray pips from
-side faces. Two pips one of which is smaller and flatter than the other are no two: a 1 and the nearest pip of
-its side face. Likewise a six whose end row is flatter than its other pips is a four seen at a slant with its
-side face's two pips just below.
+polarity on the way, such as the flecks of a marbled die, are face too, but not the longer blob the black-hat
+makes of the gap between two dice lying close). A group that does not look like a face (too many pips, a bent
+row, a spread that does not fit its pip size) is split at the longest edge of its minimum spanning tree and
+each part is judged again: that separates touching dice and drops stray pips from side faces. Two pips one of
+which is smaller and flatter than the other are no two: a 1 and the nearest pip of its side face. Likewise a
+six whose end row is flatter than its other pips is a four seen at a slant with its side face's two pips just
+below.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ _LAYOUTS = {
 }
 DIAGONAL_SHARE = 0.5 * np.sqrt(2.0)  # corner-to-corner pip distance as a share of the die side
 _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
+# The gap between two dice lying close may be a few pixels wide, between those samples: it is looked for
+# about every pixel and a half (in a link as long as its die is wide).
+_SEAM_SAMPLES_ALONG = np.linspace(0.2, 0.8, 25)
 SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller is its side face, seen aslant
 # Pips of a top face seen from straight above measure 0.86 to 0.97 (minor / major axis) in nine photos of
 # ten; at 45 degrees 0.7. Below this, the camera looks at the face at a slant.
@@ -262,8 +266,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     if first.size == 0:
         return np.zeros((0, 2), np.intp)
     t = _SAMPLES_ALONG[None, :]
-    xs = np.rint(pips.x[first, None] + t * (pips.x[second, None] - pips.x[first, None])).astype(np.intp)
-    ys = np.rint(pips.y[first, None] + t * (pips.y[second, None] - pips.y[first, None])).astype(np.intp)
+    xs, ys = _along(pips, first, second, t)
     labels = pips.labels[ys, xs]
     # Blobs of the pips' polarity on the way (other pips, the speckles of a marbled die) are not a seam.
     on_blob = np.where(pips.dark[first, None], labels > 0, labels < 0)
@@ -276,8 +279,26 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
         (1 - t) * length > 0.75 * pips.diameter[second, None]
     )
     face_like = on_blob | (sign * (values - face) >= -half)
-    clear = (face_like | ~clear_of_pips).all(axis=1)
+    clear = (face_like | ~clear_of_pips).all(axis=1) & ~_across_seam(pips, first, second)
     return np.stack([first[clear], second[clear]], axis=1)
+
+
+def _along(pips: Pips, first: np.ndarray, second: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The pixels (xs, ys) at shares `t` (a row) of the way from each pip of `first` to its `second`."""
+    xs = np.rint(pips.x[first, None] + t * (pips.x[second, None] - pips.x[first, None])).astype(np.intp)
+    ys = np.rint(pips.y[first, None] + t * (pips.y[second, None] - pips.y[first, None])).astype(np.intp)
+    return xs, ys
+
+
+def _across_seam(pips: Pips, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Whether the way from each pip of `first` to its `second` crosses the gap between two dice lying close:
+    the black-hat fills it as it fills a pip, but it is longer than any fleck of a face (`Pips.seams`, of
+    the pips' polarity). A long blob pips were cut out of is face, though (a marbled face the black-hat
+    merged with its pips)."""
+    xs, ys = _along(pips, first, second, _SEAM_SAMPLES_ALONG[None, :])
+    labels = pips.labels[ys, xs]
+    polarity = np.where(pips.dark[first, None], labels > 0, labels < 0)
+    return (polarity & np.isin(labels, pips.seams) & ~np.isin(labels, pips.parent)).any(axis=1)
 
 
 def _connected(count: int, links: np.ndarray) -> list[list[int]]:

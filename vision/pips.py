@@ -16,7 +16,7 @@ may be that face: a dark marbled die's face and pips cut as one blob).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import NamedTuple
 
 import cv2
@@ -28,6 +28,10 @@ CCL = cv2.CCL_GRANA
 # A core is most of a pip: at least this many times the smallest pip diameter (bits of text strokes are less).
 CORE_MIN_SIZE = 1.5
 CORE_PARENT_PIPS = 8  # blobs up to this many of the largest pips are cut again; larger ones are no pips
+# The black-hat fills the narrow gap between two dice lying close as it fills a pip: a blob longer than this
+# many of the largest pips (most of a die's side) is such a seam (`Pips.seams`). A fleck of a marbled face,
+# or a glossy die's streak of sheen between two of its pips, is shorter (at two, nell-byler lost hands).
+SEAM_PIPS = 3.0
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 NEAR_RING, FAR_RING = 1.45, 2.3  # radii of the face rings around a pip, in units of its half major axis
 # A pip is kept only where half its near ring or more is face (the rest may fall on neighbouring pips).
@@ -62,6 +66,8 @@ class Pips:
     fill: np.ndarray  # pixel count over the area of the ellipse of its second moments: 1 for a solid disc
     parent: np.ndarray  # label of the first-cut blob it came from: its own label, unless it is a core of one
     labels: np.ndarray  # int32 image: every thresholded blob has a label, > 0 for dark ones, < 0 for light
+    # Labels of the blobs longer than `SEAM_PIPS` of the largest pips: seams (none for pips made by hand)
+    seams: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
     def __len__(self) -> int:
         return int(self.x.size)
@@ -72,8 +78,12 @@ class Pips:
         return self.parent != self.label
 
     def subset(self, keep: np.ndarray) -> Pips:
-        columns = (field.name for field in fields(self) if field.name != "labels")
-        return Pips(**{name: getattr(self, name)[keep] for name in columns}, labels=self.labels)
+        columns = (column.name for column in fields(self) if column.name not in _WHOLE_CUT)
+        kept = {name: getattr(self, name)[keep] for name in columns}
+        return Pips(**kept, labels=self.labels, seams=self.seams)
+
+
+_WHOLE_CUT = ("labels", "seams")  # the fields of `Pips` that describe the whole cut, not one pip each
 
 
 class _Blobs(NamedTuple):
@@ -120,7 +130,7 @@ def find_pips(
     # disc) is a separable filter, so this costs the same for the small dice of a tray and big close-ups.
     peak_element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel // 3 | 1, kernel // 3 | 1))
     labels = np.zeros(gray.shape, np.int32)
-    found = []
+    found, seams = [], []
     for dark in (True, False):
         if polarity == ("light" if dark else "dark"):
             continue
@@ -132,7 +142,7 @@ def find_pips(
         strong = cv2.compare(response, threshold, cv2.CMP_GT)
         near_half = cv2.compare(response, below_peak, cv2.CMP_GE)
         sign = 1 if dark else -1
-        first = _cut(cv2.bitwise_and(strong, near_half), labels, 0, sign, gray, diameter_range, dark)
+        first = _cut(cv2.bitwise_and(strong, near_half), labels, seams, 0, sign, gray, diameter_range, dark)
         if first is None:
             continue
         blobs = first[0]
@@ -140,22 +150,23 @@ def find_pips(
         shaped = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
         if cores:
             found.append(
-                _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark)
+                _cores(first, shaped, response, below_peak, labels, seams, sign, gray, diameter_range, dark)
             )
     blobs = _Blobs(*(np.concatenate(column) for column in zip(*found, strict=True))) if found else _NO_BLOBS
     solid = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
     kept = _Blobs(*(column[solid] for column in blobs))
-    pips = _check_rings(_unmeasured(kept, labels), gray, kept.level, threshold, glare)
+    seam_labels = np.concatenate(seams).astype(np.int32) if seams else np.zeros(0, np.int32)
+    pips = _check_rings(_unmeasured(kept, labels, seam_labels), gray, kept.level, threshold, glare)
     if not stable:
         return pips
     return _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, glare)
 
 
-def _unmeasured(blobs: _Blobs, labels: np.ndarray) -> Pips:
+def _unmeasured(blobs: _Blobs, labels: np.ndarray, seams: np.ndarray) -> Pips:
     """Pips of `blobs` whose face rings are still to be measured (`_check_rings`)."""
     zeros = np.zeros_like(blobs.x)
     columns = {name: getattr(blobs, name) for name in _Blobs._fields if name != "level"}
-    return Pips(**columns, contrast=zeros, face=zeros, spread=zeros, labels=labels)
+    return Pips(**columns, contrast=zeros, face=zeros, spread=zeros, labels=labels, seams=seams)
 
 
 def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, glare) -> Pips:
@@ -218,11 +229,12 @@ def _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, 
         label=np.array(new_labels, np.int32),
         parent=parent,
     )
-    added = _check_rings(_unmeasured(blobs, around), gray, blobs.level, threshold, glare)
-    columns = (field.name for field in fields(Pips) if field.name != "labels")
+    added = _check_rings(_unmeasured(blobs, around, pips.seams), gray, blobs.level, threshold, glare)
+    columns = (column.name for column in fields(Pips) if column.name not in _WHOLE_CUT)
     return Pips(
         **{name: np.concatenate((getattr(pips, name), getattr(added, name))) for name in columns},
         labels=labels,
+        seams=pips.seams,
     )
 
 
@@ -267,7 +279,7 @@ def _stable_regions(gray, diameter_range, threshold, min_roundness, min_fill):
     return picked, [regions[int(label) - 1].reshape(-1, 2) for label in picked.label]
 
 
-def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_range, dark) -> _Blobs:
+def _cores(first, shaped, response, below_peak, labels, seams, sign, gray, diameter_range, dark) -> _Blobs:
     """The second cut: blobs of a few pips' size that are not pip-shaped, at three quarters of their peak.
 
     `first` is what `_cut` returned for the first cut and `shaped` which of its blobs are pips already.
@@ -296,7 +308,7 @@ def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_ran
         return points[:, 0] - offsets[box] + left[box], points[:, 1] + top[box]
 
     core_range = (diameter_range[0] * CORE_MIN_SIZE, diameter_range[1])
-    second = _cut(canvas, labels, count, sign, gray, core_range, dark, to_frame)
+    second = _cut(canvas, labels, seams, count, sign, gray, core_range, dark, to_frame)
     if second is None:
         return _NO_BLOBS
     cores = second[0]
@@ -304,8 +316,9 @@ def _cores(first, shaped, response, below_peak, labels, sign, gray, diameter_ran
     return cores._replace(parent=np.where(parents != 0, parents, cores.label))
 
 
-def _cut(mask, labels, offset, sign, gray, diameter_range, dark, to_frame=None):
-    """Label the blobs of `mask` in `labels` (numbered from `offset` + 1, signed by polarity), measure them.
+def _cut(mask, labels, seams, offset, sign, gray, diameter_range, dark, to_frame=None):
+    """Label the blobs of `mask` in `labels` (numbered from `offset` + 1, signed by polarity), measure them,
+    and add the labels of those longer than `SEAM_PIPS` of the largest pips to the list `seams`.
 
     `to_frame` maps the mask's pixel positions to the frame's when the mask is not the frame itself. Returns
     (measured columns, blob count, component image of the mask, the blobs' pixels in frame coordinates as
@@ -324,6 +337,8 @@ def _cut(mask, labels, offset, sign, gray, diameter_range, dark, to_frame=None):
     keep = stats[ids, cv2.CC_STAT_AREA] >= np.pi / 4 * low * low
     xs, ys, ids = xs[keep], ys[keep], ids[keep]
     labels[ys, xs] = (ids + offset) * sign
+    longer = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+    seams.append((np.flatnonzero(longer > SEAM_PIPS * diameter_range[1]) + 1 + offset) * sign)
     blobs = _measure(xs, ys, ids, stats, sign, gray, diameter_range, dark)
     label = (blobs.label + offset * sign).astype(np.int32)
     return blobs._replace(label=label, parent=label), count, part, (xs, ys, ids), stats

@@ -201,6 +201,20 @@ def test_pips_that_stand_out_unequally_are_not_linked():
     )
 
 
+@pytest.mark.parametrize("one_blob", [False, True])
+def test_a_long_blob_between_two_pips_is_a_seam_unless_they_were_cut_out_of_it(one_blob):
+    """A two's pips with a long dark blob across the way between them (label 100, listed in `Pips.seams`):
+    the gap between two dice lying close, so no link; but when the pips are cores cut out of that very blob
+    (a marbled face the black-hat merged with its pips), it is their face, and they link."""
+    step = 0.27 * 40.0
+    pips = pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], one_blob=one_blob)
+    labels = np.zeros((120, 120), np.int32)
+    labels[58:62, 10:110] = 100  # a strip of dark tray a few pixels wide, across the whole image
+    pips = replace(pips, labels=labels, seams=np.array([100], np.int32))
+    links = _links(pips, np.full((120, 120), 220, np.uint8), 40.0, DEFAULT_PARAMS)
+    assert links.size == (2 if one_blob else 0)
+
+
 def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
     """A four on top; just below, the two of a side face seen aslant, its pips foreshortened to half."""
     step = 0.27 * 40.0

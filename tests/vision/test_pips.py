@@ -111,3 +111,18 @@ def test_lit_pixels_lists_what_opencv_finds_in_the_same_order(shape):
     mask[-1, -1] = 255  # a pixel past the last whole 64-bit word
     assert np.array_equal(_lit_pixels(mask), cv2.findNonZero(mask).reshape(-1, 2))
     assert _lit_pixels(np.zeros(shape, np.uint8)).shape == (0, 2)
+
+
+def test_the_strip_of_tray_between_two_dice_is_a_seam_and_a_fleck_is_not():
+    """The black-hat fills a narrow strip of dark tray between two white dice as it fills a pip: that blob,
+    as long as a die, is a seam (`Pips.seams`), while a fleck on a face, as short as a pip, is not."""
+    image = np.full((120, 200), 60, np.uint8)
+    cv2.rectangle(image, (30, 30), (89, 89), 230, -1)
+    cv2.rectangle(image, (96, 30), (155, 89), 230, -1)
+    cv2.circle(image, (60, 60), 5, 30, -1, cv2.LINE_AA)
+    cv2.line(image, (115, 58), (123, 62), 120, 2)
+    pips = find_pips(image, 31, (3.4, 16.8), 25.0, "dark", 0.55, 0.85)
+    (pip,) = np.flatnonzero(np.hypot(pips.x - 60, pips.y - 60) < 2)
+    assert pips.labels[60, 92] in pips.seams  # the strip between the dice
+    assert pips.labels[60, 119] > 0 and pips.labels[60, 119] not in pips.seams  # the fleck
+    assert pips.label[pip] not in pips.seams
