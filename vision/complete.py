@@ -14,7 +14,8 @@ are flatter than the rest (`vision.faces.flat_end_row`): a four seen at a slant 
 face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
 two corners, where blur along the columns darkens a four's face too, so they must also have been found as
 pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
-on a translucent die stretches it, and a smear or the glint itself darkens a two's centre).
+on a translucent die stretches it, and a smear or the glint itself darkens a two's centre). A place on a pip
+of another face read shows that die's pip, not this face's: dice lying close together lend none.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def complete_faces(faces: list[Face], pips: Pips, image: np.ndarray, params: dic
     that is a layout but for one pip read when its image shows that pip."""
     read = {member for face in faces if face.value is not None for member in face.members}
     return [
-        _complete_group(face, pips, image, params)
+        _complete_group(face, pips, image, params, read)
         if face.value is None
         else _complete_split(face, pips, image, params, read)
         for face in faces
@@ -60,18 +61,20 @@ def _complete_split(
     (`_complete_group`); the face grows when the image shows that pip. `read` holds the pips of every
     face read, which are no one's leftovers.
     """
-    grown = _complete(face, pips, image)
+    grown = _complete(face, pips, image, read)
     if grown.value != face.value:
         return grown
     left = tuple(member for member in face.group if member not in read)
     if not left:
         return face
     union = replace(face, members=face.members + left, value=None)
-    grown = _complete_group(union, pips, image, params)
+    grown = _complete_group(union, pips, image, params, read)
     return grown if grown.value is not None and grown.value > face.value else face
 
 
-def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str, float]) -> Face:
+def _complete_group(
+    face: Face, pips: Pips, image: np.ndarray, params: dict[str, float], read: set[int]
+) -> Face:
     """An unreadable group that is a layout but for one pip (a five with a corner joined to a glint), or a
     six but for two opposite corners (`_six_corners`).
 
@@ -85,7 +88,7 @@ def _complete_group(face: Face, pips: Pips, image: np.ndarray, params: dict[str,
         return face
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
     centres = [*points, *((points[a] + points[b]) / 2 for a in range(len(points)) for b in range(a))]
-    look = _looker(image, pips, members)
+    look = _looker(image, pips, members, read)
     for centre in centres:
         mirrors = 2 * centre - points
         gaps = distances(mirrors, points).min(axis=1)
@@ -135,12 +138,12 @@ def _six_corners(points: np.ndarray, centre: np.ndarray) -> np.ndarray:
     return np.stack([missing, 2 * centre - missing])
 
 
-def _complete(face: Face, pips: Pips, image: np.ndarray) -> Face:
+def _complete(face: Face, pips: Pips, image: np.ndarray, read: set[int]) -> Face:
     if face.value not in RAISABLE:
         return face
     members = np.array(face.members)
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
-    return _raise(face, points, _looker(image, pips, members), pips)
+    return _raise(face, points, _looker(image, pips, members, read), pips)
 
 
 def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
@@ -181,13 +184,16 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     return face
 
 
-def _looker(image: np.ndarray, pips: Pips, members: np.ndarray) -> _Looker:
+def _looker(image: np.ndarray, pips: Pips, members: np.ndarray, read: set[int]) -> _Looker:
+    """A `_Looker` for the face of these pips (`members`); `read` holds the pips of every face read."""
+    others = np.array(sorted(read - set(members.tolist())), np.intp)
     return _Looker(
         image,
         float(median(pips.diameter[members])),
         float(median(pips.face[members])),
         float(median(pips.contrast[members])),
         bool(pips.dark[members[0]]),
+        np.stack([pips.x[others], pips.y[others]], axis=1),
     )
 
 
@@ -200,11 +206,16 @@ class _Looker:
     level: float  # gray level of the face around them
     contrast: float  # how far they stand out from it
     dark: bool
+    # The pips of the other faces read, (x, y) each: a place on one of them is that die's pip. (Dice lying
+    # close together: a three's diagonal, taken for a column of a six, has its other column on the next dice.)
+    others: np.ndarray
 
     def pip(self, place: np.ndarray) -> bool:
         height, width = self.image.shape[:2]
         ring = RING_SHARE * self.diameter
         if not (ring <= place[0] < width - 1 - ring and ring <= place[1] < height - 1 - ring):
+            return False
+        if (np.hypot(*(self.others - place).T) <= MIRROR_SHARE * self.diameter).any():
             return False
         radius = max(1, int(round(SPOT_SHARE * self.diameter)))
         x, y = int(round(place[0])), int(round(place[1]))

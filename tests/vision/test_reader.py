@@ -246,6 +246,14 @@ def test_four_dice_come_to_rest_together_are_each_read(values, gap):
     assert sorted(DiceReader().read(frame).values) == sorted(values)
 
 
+def test_a_three_among_dice_lying_close_is_not_raised_to_a_six_by_their_pips():
+    """A three's diagonal is as straight as a six's column, and the six's other column would lie a column's
+    length aside: among dice lying close together, that is on the next dice's pips, which are theirs."""
+    centres = [(280 + 70 * (i % 2), 200 + 70 * (i // 2)) for i in range(4)]
+    frame, _ = draw_dice([5, 3, 4, 6], die=64, floor=70, centres=centres)
+    assert sorted(DiceReader().read(frame).values) == [3, 4, 5, 6]
+
+
 @pytest.mark.parametrize("value", [2, 4])
 def test_streaks_of_a_marbled_die_between_its_pips_do_not_split_its_face(value):
     """Light streaks in a dark die that lie on the lines from pip to pip are face, not a seam between dice."""
