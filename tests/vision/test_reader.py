@@ -234,15 +234,18 @@ def test_a_black_die_with_a_small_pip_among_white_dice_is_read_on_its_body():
     assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
 
 
+@pytest.mark.parametrize("colours", [(235, 25, 70), (40, 230, 200)], ids=["white-dice", "dark-dice"])
 @pytest.mark.parametrize("gap", [8, 4])
 @pytest.mark.parametrize("values", [[3, 5, 2, 6], [6, 1, 6, 2], [4, 5, 2, 1]])
-def test_four_dice_come_to_rest_together_are_each_read(values, gap):
-    """Dice in a tray come to rest together: here two by two, a few pixels of dark tray between them. The
-    black-hat fills that strip as it fills a pip, but it is the seam between dice, not a fleck of a face:
-    the pips of neighbouring dice must not join into one group, which read three of the four dice."""
+def test_four_dice_come_to_rest_together_are_each_read(values, gap, colours):
+    """Dice in a tray come to rest together: here two by two, a few pixels of tray between them, darker than
+    white dice or lighter than dark ones. The black-hat fills that strip as it fills a pip, but it is the
+    seam between dice, not a fleck of a face: the pips of neighbouring dice must not join into one group,
+    which read three of the four dice."""
+    face, pip, floor = colours
     step = 56 + gap
     centres = [(280 + step * (i % 2), 200 + step * (i // 2)) for i in range(4)]
-    frame, _ = draw_dice(values, floor=70, centres=centres)
+    frame, _ = draw_dice(values, face=face, pip=pip, floor=floor, centres=centres)
     assert sorted(DiceReader().read(frame).values) == sorted(values)
 
 
