@@ -10,7 +10,9 @@ regions of blobs that are no pips at either cut are taken as well (`_add_stable`
 or pips blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments,
 mean response) and checked against a ring of pixels around it, which must look like a die face: homogeneous
 and clearly on the other side of the pip's brightness (for a core, what is left of the blob it was cut from
-may be that face: a dark marbled die's face and pips cut as one blob).
+may be that face: a dark marbled die's face and pips cut as one blob). The kernel also keeps the narrow gap
+between two dice lying close: the blobs longer than most of a die's side are listed as seams (`Pips.seams`),
+which no two pips of one face lie across (`vision.faces`).
 """
 
 from __future__ import annotations
