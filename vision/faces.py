@@ -297,8 +297,12 @@ def _across_seam(pips: Pips, first: np.ndarray, second: np.ndarray) -> np.ndarra
     merged with its pips)."""
     xs, ys = _along(pips, first, second, _SEAM_SAMPLES_ALONG[None, :])
     labels = pips.labels[ys, xs]
-    polarity = np.where(pips.dark[first, None], labels > 0, labels < 0)
-    return (polarity & np.isin(labels, pips.seams) & ~np.isin(labels, pips.parent)).any(axis=1)
+    # Most of the way is face (no blob): only the samples on a blob of the pips' polarity are looked up.
+    on_blob = np.where(pips.dark[first, None], labels > 0, labels < 0)
+    blobs = labels[on_blob][:, None]  # few, against few seams: cheaper compared outright than by np.isin
+    seam = np.zeros(labels.shape, bool)
+    seam[on_blob] = (blobs == pips.seams).any(axis=1) & ~(blobs == pips.parent).any(axis=1)
+    return seam.any(axis=1)
 
 
 def _connected(count: int, links: np.ndarray) -> list[list[int]]:
