@@ -269,7 +269,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     xs, ys = _along(pips, first, second, t)
     labels = pips.labels[ys, xs]
     # Blobs of the pips' polarity on the way (other pips, the speckles of a marbled die) are not a seam.
-    on_blob = np.where(pips.dark[first, None], labels > 0, labels < 0)
+    on_blob = _of_their_polarity(pips, first, labels)
     values = gray[ys, xs].astype(np.float64)
     face = (pips.face[first] + pips.face[second])[:, None] / 2
     half = (pips.contrast[first] + pips.contrast[second])[:, None] / 3
@@ -290,6 +290,11 @@ def _along(pips: Pips, first: np.ndarray, second: np.ndarray, t: np.ndarray) -> 
     return xs, ys
 
 
+def _of_their_polarity(pips: Pips, first: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Which `labels` (a row per pip of `first`) are blobs of that pip's polarity: > 0 dark, < 0 light."""
+    return np.where(pips.dark[first, None], labels > 0, labels < 0)
+
+
 def _across_seam(pips: Pips, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Whether the way from each pip of `first` to its `second` crosses the gap between two dice lying close:
     the black-hat fills it as it fills a pip, but it is longer than any fleck of a face (`Pips.seams`, of
@@ -298,7 +303,7 @@ def _across_seam(pips: Pips, first: np.ndarray, second: np.ndarray) -> np.ndarra
     xs, ys = _along(pips, first, second, _SEAM_SAMPLES_ALONG[None, :])
     labels = pips.labels[ys, xs]
     # Most of the way is face (no blob): only the samples on a blob of the pips' polarity are looked up.
-    on_blob = np.where(pips.dark[first, None], labels > 0, labels < 0)
+    on_blob = _of_their_polarity(pips, first, labels)
     blobs = labels[on_blob][:, None]  # few, against few seams: cheaper compared outright than by np.isin
     seam = np.zeros(labels.shape, bool)
     seam[on_blob] = (blobs == pips.seams).any(axis=1) & ~(blobs == pips.parent).any(axis=1)

@@ -234,6 +234,11 @@ def test_a_black_die_with_a_small_pip_among_white_dice_is_read_on_its_body():
     assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
 
 
+def two_by_two(step):
+    """Centres of four dice two by two, `step` pixels from centre to centre."""
+    return [(280 + step * (i % 2), 200 + step * (i // 2)) for i in range(4)]
+
+
 @pytest.mark.parametrize("colours", [(235, 25, 70), (40, 230, 200)], ids=["white-dice", "dark-dice"])
 @pytest.mark.parametrize("gap", [8, 4])
 @pytest.mark.parametrize("values", [[3, 5, 2, 6], [6, 1, 6, 2], [4, 5, 2, 1]])
@@ -243,17 +248,14 @@ def test_four_dice_come_to_rest_together_are_each_read(values, gap, colours):
     seam between dice, not a fleck of a face: the pips of neighbouring dice must not join into one group,
     which read three of the four dice."""
     face, pip, floor = colours
-    step = 56 + gap
-    centres = [(280 + step * (i % 2), 200 + step * (i // 2)) for i in range(4)]
-    frame, _ = draw_dice(values, face=face, pip=pip, floor=floor, centres=centres)
+    frame, _ = draw_dice(values, face=face, pip=pip, floor=floor, centres=two_by_two(56 + gap))
     assert sorted(DiceReader().read(frame).values) == sorted(values)
 
 
 def test_a_three_among_dice_lying_close_is_not_raised_to_a_six_by_their_pips():
     """A three's diagonal is as straight as a six's column, and the six's other column would lie a column's
     length aside: among dice lying close together, that is on the next dice's pips, which are theirs."""
-    centres = [(280 + 70 * (i % 2), 200 + 70 * (i // 2)) for i in range(4)]
-    frame, _ = draw_dice([5, 3, 4, 6], die=64, floor=70, centres=centres)
+    frame, _ = draw_dice([5, 3, 4, 6], die=64, floor=70, centres=two_by_two(70))
     assert sorted(DiceReader().read(frame).values) == [3, 4, 5, 6]
 
 
