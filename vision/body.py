@@ -68,7 +68,7 @@ def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
     surface = cv2.medianBlur(lab, max(window, 3))
-    texture = float(np.median(_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
+    texture = float(np.median(colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
     return Surface(surface, factor, texture)
 
 
@@ -81,7 +81,7 @@ def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, floa
     face = ring_colours(image, np.array([center], float), radius)[0]
     sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
     sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
-    distance = float(_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
+    distance = float(colour_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
     return distance / max(surface.texture, TEXTURE_FLOOR)
 
 
@@ -94,7 +94,9 @@ def ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.nd
     return np.median(cv2.cvtColor(image[ys, xs], cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)
 
 
-def _distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+def colour_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How far apart the CIELAB colours in the rows of `first` and `second` are, lightness weighed at
+    `LIGHTNESS_WEIGHT`: shading changes lightness more than colour."""
     delta = first.astype(np.float32) - second.astype(np.float32)
     return np.sqrt(LIGHTNESS_WEIGHT * delta[:, 0] ** 2 + delta[:, 1] ** 2 + delta[:, 2] ** 2)
 
@@ -128,7 +130,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     # The surface is smooth: its median is taken on a half-size copy (four times cheaper) and scaled up.
     half = resize(lab, 0.5)
     surface = cv2.resize(cv2.medianBlur(half, int(BODY_SHORT_SIDE / 6) | 1), lab.shape[1::-1])
-    distance = _distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
+    distance = colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
     texture = float(np.median(distance[::2, ::2]))  # a quarter of the pixels tell the median as well
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -256,8 +258,8 @@ def _has_edge(
     patch = lab[y0:y1, x0:x1]
     inside, across, beyond = (_mean_lab(patch, band) for band in (blob, inner, outer))
     from_surface = _mean_lab(surface[y0:y1, x0:x1], blob)
-    step = float(_distance(across[None, :], beyond[None, :])[0])
-    contrast = float(_distance(inside[None, :], from_surface[None, :])[0])
+    step = float(colour_distance(across[None, :], beyond[None, :])[0])
+    contrast = float(colour_distance(inside[None, :], from_surface[None, :])[0])
     if step >= EDGE_SHARE * contrast:
         return True
     rise = distance[y0:y1, x0:x1]

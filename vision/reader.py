@@ -51,8 +51,9 @@ How it reads, in order:
    from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the
    corner pips beside it, which the black-hat then cuts with it as one blob, while below the face's own
    level only dark pips stand out (layouts of three pips or more count there: a darker swirl does too).
-   What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body of its
-   own, below the top face).
+   A body no channel reads (pip polarity left open) is read last in its colour distance from its face,
+   where a face's lighter swirl round a pale pip is no longer one blob with it. What they add is checked
+   as in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -73,7 +74,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.body import Bodies, body_contrast, estimate_surface, find_bodies
+from vision.body import Bodies, body_contrast, colour_distance, estimate_surface, find_bodies
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import Face, group_faces, measured_die, vote
@@ -456,6 +457,10 @@ class DiceReader:
         (`CENTRED_SPREAD`): a gold die's sheen or a marbled die's swirls round the pip of its one.
         Lightness is also read clipped from above at the face's level (`_levelled`), where a dark die's bevel
         no longer stands out with the corner pips beside it; there only layouts of three pips or more count.
+        A body no channel reads a face on is read last in how far it lies from its face's colour
+        (`_unlike_face`). Only then: as one more voter, where the reading with most pips wins, it counted a
+        glint beside a four as a five's centre pip (nell-byler, three dice). And only when the profile leaves
+        the pips' polarity open: pips of either polarity are far from their face's colour.
         """
         height, width = gray.shape
         half = int(side)
@@ -477,12 +482,9 @@ class DiceReader:
         crops.append((levelled, self.body_params, False, True))
         channels = []
         for crop, params, glare, layouts_only in crops:
-            spread = _brightness_range(crop)
-            if spread >= MIN_SPREAD:
-                work = resize(crop, local)
-                threshold = self.params["pip_contrast"] * spread
-                pips = self._pips(work, side * local, threshold, params, glare, True)
-                channels.append((work, params, pips, layouts_only))
+            found = self._crop_pips(crop, side, local, params, glare)
+            if found is not None:
+                channels.append((*found, params, layouts_only))
         if not channels:
             return None
 
@@ -498,7 +500,7 @@ class DiceReader:
         # lone pip on an uneven face only at the body's centre.
         uneven = self.params["face_spread"] * CENTRED_SPREAD
         readings = []
-        for work, params, pips, layouts_only in channels:
+        for work, pips, params, layouts_only in channels:
             faces = self._group(pips, work, side * local, params, focus)
             if layouts_only:
                 readings.append([face for face in faces if face.is_layout])
@@ -510,11 +512,29 @@ class DiceReader:
                 faces = faces + [face for face in ones if face.value == 1 and gap(face) <= CENTRED_SHARE]
             readings.append(faces)
         read = [face for face in vote(readings, side * local) if on_body(face)]
+        if not read and self.profile.pip_polarity == "auto":
+            unlike = _unlike_face(tray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
+            found = self._crop_pips(unlike, side, local, self.chroma_params, False)
+            if found is not None:
+                work, pips = found
+                faces = self._group(pips, work, side * local, self.chroma_params, focus)
+                read = [face for face in faces if on_body(face)]
         if not read:
             return None
         face = max(read, key=lambda face: face.value)
         at = (face.center[0] / local + x0, face.center[1] / local + y0)
         return replace(face, center=at, size=face.size / local, pip=face.pip / local)
+
+    def _crop_pips(
+        self, crop: np.ndarray, side: float, local: float, params: dict[str, float], glare: bool
+    ) -> tuple[np.ndarray, Pips] | None:
+        """(the crop at work size, its pips) for one channel of a die body's crop (`side` wide in frame
+        pixels, `local` work pixels per frame pixel), or None when the crop is too flat to hold pips."""
+        spread = _brightness_range(crop)
+        if spread < MIN_SPREAD:
+            return None
+        work = resize(crop, local)
+        return work, self._pips(work, side * local, self.params["pip_contrast"] * spread, params, glare, True)
 
     def _faces_in(
         self,
@@ -728,6 +748,25 @@ def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.
     x, y = int(center[0]), int(center[1])
     middle = gray[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
     return np.minimum(gray, np.uint8(np.median(middle)))
+
+
+def _unlike_face(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """How far each pixel of a die body's crop (BGR `image`, the body at `center`, `side` wide) lies from
+    its face's colour (the median of the body's middle, which pips cover less than half of), in CIELAB
+    units (`colour_distance`).
+
+    A pip differs from its face in lightness and in hue at once, while a face's own swirls and sheen are
+    mostly lighter or darker shades of its colour, which this weighs at half. So a pale pip inside a
+    lighter swirl of a blue die, one blob with it in lightness and smeared by JPEG in the colours, stands
+    alone here (nell-byler 100127).
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    reach = max(1, int(FACE_LEVEL_SHARE * side))
+    x, y = int(center[0]), int(center[1])
+    middle = lab[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1].reshape(-1, 3)
+    face = np.median(middle, axis=0)
+    distance = colour_distance(lab.reshape(-1, 3), face[None, :]).reshape(lab.shape[:2])
+    return np.clip(distance, 0, 255).astype(np.uint8)
 
 
 def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:

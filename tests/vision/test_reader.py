@@ -660,6 +660,25 @@ def test_a_one_on_a_glossy_die_body_is_read_with_the_window_reflected_beside_its
     assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
 
 
+@pytest.mark.parametrize("swirl_radius", [6, 8])
+def test_a_pale_pip_in_a_lighter_swirl_of_a_blue_die_is_read_in_its_colour_distance_from_the_face(
+    swirl_radius,
+):
+    """A dark blue die showing 1, a lighter blue swirl round its pale pip, saved as a heavily compressed
+    JPEG: in lightness pip and swirl are one blob, too uneven round the pip for a 1, and JPEG smears the pip
+    into the face in every colour. In colour distance from the face the swirl (the face's own hue, lighter)
+    weighs half and the pip stands alone."""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (83, 83), (117, 117), (120, 45, 25), -1)
+    cv2.circle(frame, (100, 100), swirl_radius, (190, 110, 60), 3, cv2.LINE_AA)
+    cv2.circle(frame, (100, 100), 4, (180, 170, 160), -1, cv2.LINE_AA)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 25])[1], cv2.IMREAD_COLOR)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0]), 34.0)
+    assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
+
+
 @pytest.mark.parametrize(
     ("by_size", "expected", "reads"),
     [
