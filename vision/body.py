@@ -95,8 +95,8 @@ def ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.nd
 
 
 def colour_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """How far apart the CIELAB colours in the rows of `first` and `second` are, lightness weighed at
-    `LIGHTNESS_WEIGHT`: shading changes lightness more than colour."""
+    """How far apart the CIELAB colours in the rows of `first` and `second` are, the squared lightness
+    difference weighed at `LIGHTNESS_WEIGHT`: shading changes lightness more than colour."""
     delta = first.astype(np.float32) - second.astype(np.float32)
     return np.sqrt(LIGHTNESS_WEIGHT * delta[:, 0] ** 2 + delta[:, 1] ** 2 + delta[:, 2] ** 2)
 

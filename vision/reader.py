@@ -744,10 +744,15 @@ def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.
     a die with light pips is dark, and the top-hat leaves out a pale tray beside it, light over more than
     its kernel.
     """
+    return np.minimum(gray, np.uint8(np.median(_middle(gray, center, side))))
+
+
+def _middle(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """The middle of a die body's crop (`image`, the body at `center`, `side` wide), `FACE_LEVEL_SHARE` of
+    its side each way: pips cover less than half of it, so its median is the face."""
     reach = max(1, int(FACE_LEVEL_SHARE * side))
     x, y = int(center[0]), int(center[1])
-    middle = gray[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
-    return np.minimum(gray, np.uint8(np.median(middle)))
+    return image[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
 
 
 def _unlike_face(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
@@ -756,15 +761,12 @@ def _unlike_face(image: np.ndarray, center: tuple[float, float], side: float) ->
     units (`colour_distance`).
 
     A pip differs from its face in lightness and in hue at once, while a face's own swirls and sheen are
-    mostly lighter or darker shades of its colour, which this weighs at half. So a pale pip inside a
-    lighter swirl of a blue die, one blob with it in lightness and smeared by JPEG in the colours, stands
-    alone here (nell-byler 100127).
+    mostly lighter or darker shades of its colour, whose squared difference this weighs at half. So a pale
+    pip inside a lighter swirl of a blue die, one blob with it in lightness and smeared by JPEG in the
+    colours, stands alone here (nell-byler 100127).
     """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    reach = max(1, int(FACE_LEVEL_SHARE * side))
-    x, y = int(center[0]), int(center[1])
-    middle = lab[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1].reshape(-1, 3)
-    face = np.median(middle, axis=0)
+    face = np.median(_middle(lab, center, side).reshape(-1, 3), axis=0)
     distance = colour_distance(lab.reshape(-1, 3), face[None, :]).reshape(lab.shape[:2])
     return np.clip(distance, 0, 255).astype(np.uint8)
 
