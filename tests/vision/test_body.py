@@ -74,6 +74,23 @@ def test_dice_that_touch_are_split_into_one_body_each():
     assert bodies.size == pytest.approx(30, rel=0.2)
 
 
+def test_a_die_seen_with_its_side_faces_is_one_body():
+    """A die at a slant shows its top face and, darker, two side faces, with its shadow: a near-square blob
+    nearly twice a die's top. A cube's outline is convex, so that is one die, not two halves each read on
+    part of its face; two dice side by side are a blob two dice long, and still split."""
+    frame, _ = felt_with_dice(die=30)
+    cv2.fillConvexPoly(frame, np.array([[300, 330], [342, 330], [342, 372], [300, 372]]), (130, 70, 20))
+    cv2.rectangle(frame, (300, 330), (330, 360), (200, 120, 40), -1)  # the top face, the sides beyond it
+    for x, y in [(460, 380), (490, 380)]:
+        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (200, 120, 40), -1)
+    bodies = find_bodies(frame)
+    assert bodies.count == 6
+    assert np.hypot(*(bodies.centers - (321, 351)).T).min() < 5
+    assert bodies.sizes[np.argmin(np.hypot(*(bodies.centers - (321, 351)).T))] > 1.2 * 30
+    for x, y in [(460, 380), (490, 380)]:
+        assert np.hypot(*(bodies.centers - (x, y)).T).min() < 5
+
+
 @pytest.mark.parametrize("wall", [(40, 40, 40), (200, 200, 200)])
 def test_dice_against_a_tray_wall_are_bodies_of_their_own(wall):
     """A tray's wall, darker or lighter than its floor, stands out from the floor as the dice do, so the dice
