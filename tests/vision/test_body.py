@@ -85,8 +85,9 @@ def test_a_die_seen_with_its_side_faces_is_one_body():
         cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (200, 120, 40), -1)
     bodies = find_bodies(frame)
     assert bodies.count == 6
-    assert np.hypot(*(bodies.centers - (321, 351)).T).min() < 5
-    assert bodies.sizes[np.argmin(np.hypot(*(bodies.centers - (321, 351)).T))] > 1.2 * 30
+    gaps = np.hypot(*(bodies.centers - (321, 351)).T)
+    assert gaps.min() < 5
+    assert bodies.sizes[np.argmin(gaps)] > 1.2 * 30
     for x, y in [(460, 380), (490, 380)]:
         assert np.hypot(*(bodies.centers - (x, y)).T).min() < 5
 
