@@ -67,6 +67,7 @@ How it reads, in order:
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from statistics import median
 from typing import Any
@@ -383,7 +384,8 @@ class DiceReader:
         light pips, the faces read low when some pips are faint in gray: coloured pips on a coloured die,
         and white pips on a black die, where a glint along one column outshines the pips beside it (white
         dice with black pips are read whole in gray): a two is often one diagonal of a four, five or six.
-        The new reading replaces the old only when it has more pips.
+        The new reading replaces the old only when it has more pips: the old on the body, and any face read
+        where the new one lies (`_same_die`), as a die may hold two bodies.
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
@@ -405,12 +407,18 @@ class DiceReader:
             face = self._read_body(gray, tray, center, side)
             if face is None or (on_body is not None and face.value <= on_body.value):
                 continue
-            if on_body is not None:
-                replaced.add(id(on_body))
             x, y = face.center
-            extra.append(
-                replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
-            )
+            face = replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
+            # One die may hold two bodies (its side faces split from it), each read on part of it: a three
+            # and its middle pip as a one (nell-byler 112404). A face read where another lies is that die.
+            under = [other for other in read if id(other) not in replaced and _same_die(face, other)]
+            if on_body is not None:
+                under.append(on_body)
+            read_again = [other for other in extra if _same_die(face, other)]
+            if any(other.value >= face.value for other in under + read_again):
+                continue
+            replaced.update(id(other) for other in under)
+            extra = [other for other in extra if all(other is not again for again in read_again)] + [face]
         return replaced, extra
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
@@ -690,6 +698,13 @@ class DiceReader:
                 if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _same_die(face: Face, other: Face) -> bool:
+    """Whether two faces' centres lie within `OVERLAP_SHARE` of the smaller one's side: one die. (The
+    larger may be a two read across two dice, its side guessed from the pips' diagonal.)"""
+    gap = math.dist(face.center, other.center)
+    return gap < OVERLAP_SHARE * min(face.size, other.size)
 
 
 def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:

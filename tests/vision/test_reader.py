@@ -401,6 +401,29 @@ def test_a_coloured_die_read_as_a_three_or_four_is_read_again(value, low):
     assert [face.value for face in again] == [value]
 
 
+def test_a_die_split_into_two_bodies_is_read_again_as_one_die(monkeypatch):
+    """A die whose side faces split from it holds two bodies, each read on part of it: a three on one and
+    its middle pip as a one on the other, a third of a die apart (nell-byler 112404). That is one die, the
+    three; two small dice side by side, a whole side apart, stay two."""
+    reads = {
+        (100.0, 100.0): Face((0, 1, 2), 3, (110.0, 100.0), 24.0, 0.0, 0.3),
+        (120.0, 100.0): Face((1,), 1, (101.0, 100.0), 32.0, 0.0, 0.8),
+        (200.0, 100.0): Face((0,), 1, (200.0, 100.0), 24.0, 0.0, 0.8),
+        (224.0, 100.0): Face((0, 1), 2, (224.0, 100.0), 24.0, 0.0, 0.9),
+    }
+    monkeypatch.setattr(DiceReader, "_read_body", lambda self, gray, tray, center, side: reads[tuple(center)])
+    bodies = Bodies(np.array(list(reads)), 32.0, np.full(len(reads), 32.0))
+    blank = np.zeros((300, 300), np.uint8)
+    _, again = DiceReader()._read_bodies_again(
+        [], bodies, blank, np.zeros((300, 300, 3), np.uint8), 1.0, 48.0
+    )
+    assert sorted((face.value, face.center) for face in again) == [
+        (1, (200.0, 100.0)),
+        (2, (224.0, 100.0)),
+        (3, (110.0, 100.0)),
+    ]
+
+
 @pytest.mark.parametrize(("value", "low"), [(6, 3), (6, 2), (5, 4)])
 def test_a_black_die_with_white_pips_read_low_is_read_again(value, low):
     """A glossy black die throws a glint along one column of its six, which outshines the pips beside it in
