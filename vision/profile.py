@@ -12,6 +12,10 @@ from typing import Any
 
 PROFILE_VERSION = 1
 POLARITIES = ("auto", "dark", "light")  # dark = dark pips on light dice
+# A face's side as a share of the die size its pips measure (`face_share`): 0.3 for pips of nearly half the
+# side, 2 for pips of a fourteenth.
+FACE_SHARES = (0.3, 2.0)
+FIELDS = ("tray", "die_size", "face_share", "pip_polarity", "reader", "camera", "version")
 # The camera block: key -> (lowest, highest) for numbers. `frozen` is true or false; the gains pairs are
 # [red, blue]. The short names are aliases older profiles used (vision.sources maps both to picamera2).
 CAMERA_NUMBERS: dict[str, tuple[float, float]] = {
@@ -26,8 +30,12 @@ CAMERA_KEYS = ("frozen", *CAMERA_NUMBERS, *CAMERA_PAIRS)
 @dataclass(frozen=True)
 class CalibrationProfile:
     tray: tuple[float, float, float, float] | None = None  # (x0, y0, x1, y1) as fractions of width/height
-    die_size: float | None = None  # expected die side as a fraction of the frame's shorter side; None = auto
+    # Die side as a fraction of the frame's shorter side, as the reader measures it by the pips (more than
+    # the face for dice with large pips: `vision.calibrate`); None = the reader measures every frame.
+    die_size: float | None = None
     pip_polarity: str = "auto"
+    # The faces' side as a share of `die_size`: where the reader links pips into faces. None = the same.
+    face_share: float | None = None
     reader: dict[str, float] = field(default_factory=dict)  # overrides of vision.reader's tunable parameters
     camera: dict[str, Any] = field(default_factory=dict)  # exposure_us, gain, awb_gains, frozen, ...
     version: int = PROFILE_VERSION
@@ -42,7 +50,7 @@ class CalibrationProfile:
         """Build a profile from parsed JSON, refusing anything malformed with a clear message."""
         if not isinstance(data, dict):
             raise ValueError("a calibration profile must be a JSON object")
-        unknown = set(data) - {"tray", "die_size", "pip_polarity", "reader", "camera", "version"}
+        unknown = set(data) - set(FIELDS)
         if unknown:
             raise ValueError(f"unknown profile field(s): {', '.join(sorted(unknown))}")
         version = data.get("version", PROFILE_VERSION)
@@ -52,6 +60,7 @@ class CalibrationProfile:
             tray=_tray(data.get("tray")),
             die_size=_die_size(data.get("die_size")),
             pip_polarity=_polarity(data.get("pip_polarity", "auto")),
+            face_share=_face_share(data.get("face_share")),
             reader=_reader(data.get("reader", {})),
             camera=_camera(data.get("camera", {})),
         )
@@ -80,6 +89,10 @@ def _die_size(value: Any) -> float | None:
     if not 0.005 <= size <= 0.5:
         raise ValueError("die_size must be between 0.005 and 0.5 of the frame's shorter side")
     return size
+
+
+def _face_share(value: Any) -> float | None:
+    return None if value is None else _in_range(value, "face_share", *FACE_SHARES)
 
 
 def _polarity(value: Any) -> str:

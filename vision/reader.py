@@ -233,6 +233,8 @@ class DiceReader:
 
         Read with one die size when a calibration fixed it: it checked the reader on this camera's dice,
         and the roll watcher asks several frames to agree. Else the readings at `AGREEING_DIE_PX` agree.
+        `extras["die_px"]` is the die side read with, in frame pixels: measured by the pips (their diameter
+        over `pip_size`) or the dice bodies, or the profile's, which calibration takes from it.
         """
         if self._agreeing:
             return agree([reader.read(frame) for reader in self._agreeing])
@@ -267,11 +269,13 @@ class DiceReader:
             confirmed = not _dice_read(faces) or _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
             if confirmed and _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
-        # A die the frame cuts is told by the size its readable neighbours measure, not by their pips' size.
-        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), measured_die(faces, die_px * scale))
+        # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
+        # by their pips' size (large pips measure a die 1.4 times its face).
+        measured = measured_die(faces, die_px * scale)
+        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), measured)
         if tray.shape != image.shape:
             floor = (x0, y0, x0 + tray.shape[1], y0 + tray.shape[0])
-            dice, unreadable = self._read_at_walls(image, floor, dice, unreadable, die_px)
+            dice, unreadable = self._read_at_walls(image, floor, dice, unreadable, measured / scale)
         problem = None if dice or unreadable else "no dice found"
         extras = {"die_px": die_px, "scale": scale, "contrast": spread}
         return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
@@ -335,7 +339,7 @@ class DiceReader:
         in a crop of its own (`_read_body`): every unreadable region within a die of the region's edge, and
         every die whose pips may reach past it (`WALL_REACH`). What is read there replaces a region, or a
         die read lower, when its centre lies on the `floor` (x0, y0, x1, y1) and the frame's own edge does
-        not cut it.
+        not cut it. `die_px` is the die side the dice read measure (a leftover of a die is smaller).
         """
         height, width = image.shape[:2]
         x0, y0, x1, y1 = floor
@@ -618,9 +622,15 @@ class DiceReader:
         return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
-        """The faces read in one channel of the frame (`work`, a die `die_px` wide)."""
+        """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
+
+        Pips are linked into faces at the faces' size when a calibration measured it (`face_share`): dice
+        with large pips measure more by them, and linked at that size, `_group` measures the faces and links
+        every pip again at theirs.
+        """
         pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False)
-        return self._group(pips, work, die_px, self.params, focus=None)
+        faces_px = die_px * (self.profile.face_share or 1.0)
+        return self._group(pips, work, faces_px, self.params, focus=None)
 
     def _pips(
         self,

@@ -33,7 +33,8 @@ class Reading:
     unreadable: tuple[Region, ...] = ()
     frame_size: tuple[int, int] = (0, 0)  # (width, height)
     problem: str | None = None  # a frame that could not be read at all says why here
-    extras: dict = field(default_factory=dict, compare=False)  # reader diagnostics, for the admin view
+    # Reader diagnostics, for the admin view; calibration takes the die size from "die_px" (`vision.reader`)
+    extras: dict = field(default_factory=dict, compare=False)
 
     @property
     def values(self) -> list[int]:

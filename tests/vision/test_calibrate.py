@@ -6,6 +6,7 @@ result and the margins can be checked exactly.
 """
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -55,6 +56,26 @@ def test_auto_calibrate_measures_size_polarity_and_tray():
         assert estimated == pytest.approx(true, abs=0.04)
     json.dumps(report)
     assert "dark pips" in report["message"]
+
+
+def test_auto_calibrate_keeps_the_die_size_the_reader_measures_by_the_pips():
+    """Dice with large pips measure more by their pips than their faces (plain white dice: 1.4 times), and
+    the reader's scale follows its own measure: the profile keeps that, and the faces' share of it."""
+    tray = SimulatedTray(seed=21, die_size=0.1)
+    faces_only = truth_reader_for(tray)
+
+    class PipMeasuringReader(faces_only):
+        def read(self, frame):
+            reading = super().read(frame)
+            return replace(reading, extras={"die_px": 1.4 * tray.die_px})
+
+    profile, report = auto_calibrate(frames_of(tray), CalibrationProfile(), PipMeasuringReader)
+    assert report["ok"], report["message"]
+    assert profile.die_size == pytest.approx(0.14, rel=0.02)
+    assert profile.face_share == report["face_share"] == pytest.approx(1 / 1.4, rel=0.02)
+    assert report["die_size_spread"] == pytest.approx(0.0)
+    same, _ = auto_calibrate(frames_of(tray), CalibrationProfile(), faces_only)  # no measure: the faces'
+    assert same.die_size == pytest.approx(0.1, rel=0.02) and same.face_share == 1.0
 
 
 def test_auto_calibrate_sees_light_pips_on_dark_dice():

@@ -81,3 +81,12 @@ def test_die_size_and_tray_refuse_nan_and_infinity(value):
         CalibrationProfile.from_dict({"die_size": value})
     with pytest.raises(ValueError, match="tray"):
         CalibrationProfile.from_dict({"tray": [0.1, 0.1, value, 0.9]})
+
+
+def test_the_faces_share_of_the_die_size_is_optional_and_kept_in_range():
+    assert CalibrationProfile.from_dict({}).face_share is None
+    profile = CalibrationProfile.from_dict({"die_size": 0.14, "face_share": 0.7})
+    assert CalibrationProfile.from_dict(profile.to_dict()) == profile
+    for bad in (0.1, 3.0, "big", math.nan):
+        with pytest.raises(ValueError, match="face_share"):
+            CalibrationProfile.from_dict({"face_share": bad})

@@ -151,6 +151,24 @@ def test_the_profile_die_size_and_polarity_are_used():
     assert DiceReader(CalibrationProfile(pip_polarity="light")).read(frame).values != [4, 2, 6]
 
 
+def test_a_calibrated_reader_links_pips_into_faces_at_the_faces_size(monkeypatch):
+    """These dice's pips are 0.18 of their side, so by the pips they measure 72 px, not 56: calibration keeps
+    that size and the faces' share of it. Pips are looked for at the first and linked at the second."""
+    frame, _ = draw_dice([3, 4, 5], die=56)
+    linked = []
+    group = DiceReader._group
+
+    def spy(pips, work, die_px, params, focus, lone_cores=False):
+        if focus is None:
+            linked.append(die_px)
+        return group(pips, work, die_px, params, focus, lone_cores)
+
+    monkeypatch.setattr(DiceReader, "_group", staticmethod(spy))
+    profile = CalibrationProfile(die_size=72 / 480, face_share=56 / 72)
+    assert DiceReader(profile).read(frame).values == [3, 4, 5]
+    assert linked[0] == pytest.approx(56 * 60 / 72)  # read with dice 60 px wide by their pips
+
+
 def test_the_tray_crop_ignores_dice_outside_it():
     frame, _ = draw_dice([3, 5, 2, 6])
     profile = CalibrationProfile(tray=(0.0, 0.0, 0.5, 1.0))
