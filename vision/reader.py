@@ -234,7 +234,7 @@ class DiceReader:
         Read with one die size when a calibration fixed it: it checked the reader on this camera's dice,
         and the roll watcher asks several frames to agree. Else the readings at `AGREEING_DIE_PX` agree.
         `extras["die_px"]` is the die side read with, in frame pixels: measured by the pips (their diameter
-        over `pip_size`) or the dice bodies, or the profile's, which calibration takes from it.
+        over `pip_size`) or the dice bodies, or the profile's. Auto-calibration keeps it as the profile's.
         """
         if self._agreeing:
             return agree([reader.read(frame) for reader in self._agreeing])
@@ -625,8 +625,8 @@ class DiceReader:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
 
         Pips are linked into faces at the faces' size when a calibration measured it (`face_share`): dice
-        with large pips measure more by them, and linked at that size, `_group` measures the faces and links
-        every pip again at theirs.
+        with large pips measure more by their pips than by their faces, and pips linked at the larger size
+        are linked a second time once `_group` has measured the faces.
         """
         pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False)
         faces_px = die_px * (self.profile.face_share or 1.0)
