@@ -8,8 +8,7 @@ How it reads, in order:
    size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
    compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
    the pips by more than twice, the frame is read at both sizes and the reading with more dice wins (replacing
-   dice read at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too;
-   and only with as many pips or more: clutter seen as bodies reads as ones and twos).
+   dice read at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -265,11 +264,10 @@ class DiceReader:
         if body_px is not None and witnessed and not 0.5 < body_px / die_px < 2.0:
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice
-            # (when it replaces dice, read on bodies: `SIZE_WITNESSES`) and no fewer pips (`_pips_read`).
+            # (when it replaces dice, read on bodies: `SIZE_WITNESSES`).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             confirmed = not _dice_read(faces) or _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
-            more = _dice_read(retry[0]) > _dice_read(faces) and _pips_read(retry[0]) >= _pips_read(faces)
-            if confirmed and more:
+            if confirmed and _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
         # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
         # by their pips' size (large pips measure a die 1.4 times its face).
@@ -863,15 +861,6 @@ def _around(spots: np.ndarray, die_work: float, shape: tuple[int, ...]) -> tuple
 def _dice_read(faces: list[Face]) -> int:
     """Faces read with a value: at the wrong size, pips are missed or whole dice pass for pips of one."""
     return sum(face.value is not None for face in faces)
-
-
-def _pips_read(faces: list[Face]) -> int:
-    """The pips of the faces read with a value. Dice read as the pips of one huge die make no more pips than
-    there are dice, and each of those dice read at its own size shows one or more; while clutter that
-    passes for dice (a book's spine, a label's letters: bodies at high resolution, where white dice on a
-    white table are none) reads as ones and twos, fewer pips than the dice it would replace (matteop65
-    four_17 at 2.5 times its size: two fours gave way to four ones and twos)."""
-    return sum(face.value or 0 for face in faces)
 
 
 def _to_frame(

@@ -803,29 +803,6 @@ def test_a_row_of_dark_dice_read_as_one_big_three_is_read_again_at_the_size_of_t
     assert DiceReader().read(frame).values == [2, 2, 2]
 
 
-def test_clutter_read_as_more_dice_at_its_bodies_size_does_not_replace_dice_with_more_pips(monkeypatch):
-    """Two white dice showing 4 on a white table are no bodies, while a book's dark spine lettered with
-    pairs of light dots is three. Read at the bodies' size, its pairs are twos, more dice than the two fours
-    and the twos the bodies' crops read, but fewer pips: the fours stay. (Dice read as one huge die's pips
-    would be no more pips than dice.)"""
-    frame = np.full((480, 640, 3), 200, np.uint8)
-    for x, y in ((380, 300), (520, 180)):
-        cv2.rectangle(frame, (x - 50, y - 50), (x + 50, y + 50), (235, 235, 235), -1)
-        for dx, dy in ((-25, -25), (25, -25), (-25, 25), (25, 25)):
-            cv2.circle(frame, (x + dx, y + dy), 7, (30, 30, 30), -1, cv2.LINE_AA)
-    cv2.rectangle(frame, (47, 20), (73, 340), (50, 45, 40), -1)
-    letters = np.array([[60.0, 40.0 + 55 * step] for step in range(6)])
-    for x, y in letters.astype(int):
-        for offset in (-6, 6):
-            cv2.circle(frame, (x + offset, y + offset), 2, (235, 235, 235), -1, cv2.LINE_AA)
-    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
-    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 100.0)
-    bodies = Bodies(letters[::2], 26.0, np.full(3, 26.0))
-    monkeypatch.setattr(reader_module, "find_bodies", lambda tray: bodies)
-    values = DiceReader(work_die_px=60.0).read(frame).values
-    assert values.count(4) == 2 and set(values) == {2, 4}
-
-
 def test_a_light_pip_cut_out_of_its_glint_reads_as_a_one_on_a_body_nothing_else_was_read_on():
     """A dark red die showing 1, its white pip trailing a glint: the pip is cut out of the blob it shares
     with the glint, a core, which alone is no 1 in the frame. On the die's own body it is."""
