@@ -30,7 +30,7 @@ import numpy as np
 
 from vision import reader as dice_reader
 from vision.frames import as_bgr
-from vision.profile import FACE_SHARES, CalibrationProfile
+from vision.profile import DIE_SIZES, FACE_SHARES, CalibrationProfile
 from vision.reading import Reading
 
 
@@ -147,7 +147,7 @@ def _die_size(images: list[np.ndarray], readings: list[Reading]) -> tuple[float,
     ]
     median = statistics.median(shares)
     spread = statistics.median(abs(share - median) for share in shares) / median
-    return float(np.clip(median, 0.005, 0.5)), float(spread)
+    return float(np.clip(median, *DIE_SIZES)), float(spread)
 
 
 def _working_die_size(images: list[np.ndarray], readings: list[Reading], faces: float) -> float:
@@ -168,7 +168,7 @@ def _working_die_size(images: list[np.ndarray], readings: list[Reading], faces: 
         for image, reading in zip(images, readings, strict=True)
         if reading.dice and "die_px" in reading.extras
     ]
-    return float(np.clip(statistics.median(measured), 0.005, 0.5)) if measured else faces
+    return float(np.clip(statistics.median(measured), *DIE_SIZES)) if measured else faces
 
 
 def _pip_polarity(images: list[np.ndarray], readings: list[Reading]) -> tuple[str, dict[str, int]]:

@@ -7,7 +7,7 @@ Sizes are fractions of the frame, never pixels, so one profile serves every reso
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 PROFILE_VERSION = 1
@@ -15,7 +15,7 @@ POLARITIES = ("auto", "dark", "light")  # dark = dark pips on light dice
 # A face's side as a share of the die size its pips measure (`face_share`): 0.3 for pips of nearly half the
 # side, 2 for pips of a fourteenth.
 FACE_SHARES = (0.3, 2.0)
-FIELDS = ("tray", "die_size", "face_share", "pip_polarity", "reader", "camera", "version")
+DIE_SIZES = (0.005, 0.5)  # the die side's least and greatest share of the frame's shorter side
 # The camera block: key -> (lowest, highest) for numbers. `frozen` is true or false; the gains pairs are
 # [red, blue]. The short names are aliases older profiles used (vision.sources maps both to picamera2).
 CAMERA_NUMBERS: dict[str, tuple[float, float]] = {
@@ -50,7 +50,7 @@ class CalibrationProfile:
         """Build a profile from parsed JSON, refusing anything malformed with a clear message."""
         if not isinstance(data, dict):
             raise ValueError("a calibration profile must be a JSON object")
-        unknown = set(data) - set(FIELDS)
+        unknown = set(data) - {known.name for known in fields(cls)}
         if unknown:
             raise ValueError(f"unknown profile field(s): {', '.join(sorted(unknown))}")
         version = data.get("version", PROFILE_VERSION)
@@ -86,8 +86,9 @@ def _die_size(value: Any) -> float | None:
     if value is None:
         return None
     size = _number(value, "die_size")
-    if not 0.005 <= size <= 0.5:
-        raise ValueError("die_size must be between 0.005 and 0.5 of the frame's shorter side")
+    low, high = DIE_SIZES
+    if not low <= size <= high:
+        raise ValueError(f"die_size must be between {low:g} and {high:g} of the frame's shorter side")
     return size
 
 

@@ -422,7 +422,7 @@ class DiceReader:
             if any(other.value >= face.value for other in under + read_again):
                 continue
             replaced.update(id(other) for other in under)
-            extra = [other for other in extra if all(other is not again for again in read_again)] + [face]
+            extra = [other for other in extra if not _same_die(face, other)] + [face]
         return replaced, extra
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
