@@ -28,9 +28,10 @@ How it reads, in order:
    are faint in gray and plain in red. But a two one colour channel alone reads does not outvote a one that
    gray and another channel read (white pips on a red die are faint in red, and a side face's pip beside the
    one makes a two there). White dice with black pips are read in gray alone.
-6. A lone pip reads as a 1 only on a die body of its own, and a 1 or a 2 only with the pip polarity of the
-   frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on a
-   keyboard are not dice.
+6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
+   on a white tray) inside a square outline of its own (`vision.outline`), and a 1 or a 2 only with the pip
+   polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or
+   letters on a keyboard are not dice.
 7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
    die seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera
    looks at a slant), the lower one is a side face however it is lit.
@@ -80,6 +81,7 @@ from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import Face, group_faces, measured_die, vote
 from vision.frames import as_bgr, resize
+from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
@@ -140,6 +142,12 @@ ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this sm
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
+# A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
+# square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
+# body must stand out from it in colour (`body_contrast`): a thin edge is a slighter cue than a whole face,
+# and a side face's pip has its die's edges round it too. nell-byler's white ones on its pale tray measure
+# 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 1 to 3.4.
+OUTLINE_SHARE = 3.0
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
 # B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels
@@ -684,8 +692,9 @@ class DiceReader:
         than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
         die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
-        letter or a glint has no body. A lone pip must also sit on a body standing out from the surface: a
-        speck on the tray has none.
+        letter or a glint has no body. A lone pip must also sit on a body standing out from the surface, or
+        inside a square outline centred on it (`OUTLINE_SHARE`): a speck on the tray has neither, while a
+        white die on a white tray, which does not stand out in colour, shows its edge all round its pip.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -703,9 +712,12 @@ class DiceReader:
         if lone:
             surface = estimate_surface(tray, die_px)
             radius = RING_SHARE * die_px
+            bar = self.params["body_contrast"]
             for face in lone:
                 center = (face.center[0] / scale, face.center[1] / scale)
-                if body_contrast(surface, tray, center, radius) < self.params["body_contrast"]:
+                if body_contrast(surface, tray, center, radius) >= bar:
+                    continue
+                if outline_contrast(tray, center, face.pip / scale, die_px) < OUTLINE_SHARE * bar:
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
 
