@@ -4,8 +4,9 @@ A white die showing 1 on a white tray has no body that stands out in colour (`vi
 the tray differ by a few gray levels. Its edge still shows, as the thin shadow or bevel round its face, all
 the way round a square with the pip at its centre. A speck on the tray has no such square, and the lines of
 a textured surface (wood grain, a tray's wall) run past it on one or two sides, not on all four. So the
-evidence is the best square centred on the pip along nearly all of which the brightness changes steeply, in
-units of how steeply the surface around it changes by itself: no threshold belongs to one camera or tray.
+evidence is the best square centred on the pip along three quarters of which or more the brightness changes
+steeply, in units of how steeply the surface around it changes by itself: no threshold belongs to one camera
+or tray.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float,
     if smallest >= largest:
         return 0.0
     reach = int(np.ceil(largest))
-    x0, y0 = max(0, int(round(center[0])) - reach), max(0, int(round(center[1])) - reach)
-    patch = image[y0 : int(round(center[1])) + reach + 1, x0 : int(round(center[0])) + reach + 1]
+    x, y = int(round(center[0])), int(round(center[1]))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    patch = image[y0 : y + reach + 1, x0 : x + reach + 1]
     if min(patch.shape[:2]) < 3:
         return 0.0
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
