@@ -472,15 +472,19 @@ def test_a_speck_on_a_faint_stain_of_a_flat_card_is_not_a_one():
     assert DiceReader().read(frame).values == [3, 5, 6]
 
 
-def test_a_white_die_showing_one_on_a_white_tray_reads_by_its_outline():
+@pytest.mark.parametrize(
+    "profile", [None, CalibrationProfile(die_size=56 / 480)], ids=["default", "calibrated"]
+)
+def test_a_white_die_showing_one_on_a_white_tray_reads_by_its_outline(profile):
     """A die the tray's colour (nell-byler 100054) has no body that stands out from the tray, but the thin
-    shadow round its face runs all round its pip; a speck on the same tray has no such outline."""
+    shadow round its face runs all round its pip; a speck on the same tray has no such outline. The
+    appliance reads calibrated, at the die size of its profile."""
     frame, _ = draw_dice([3, 5, 2], face=215, floor=200)
     corners = np.intp(np.round(cv2.boxPoints(((320.0, 390.0), (56.0, 56.0), 15.0))))
     cv2.polylines(frame, [corners], True, (175, 175, 175), 2, cv2.LINE_AA)
     cv2.circle(frame, (320, 390), 5, (25, 25, 25), -1, cv2.LINE_AA)
     cv2.circle(frame, (110, 400), 5, (25, 25, 25), -1, cv2.LINE_AA)
-    reading = DiceReader().read(frame)
+    reading = DiceReader(profile).read(frame)
     assert sorted(reading.values) == [1, 2, 3, 5]
     (one,) = (die for die in reading.dice if die.value == 1)
     assert abs(one.center[0] - 320) < 5 and abs(one.center[1] - 390) < 5
