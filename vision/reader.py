@@ -146,7 +146,7 @@ RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a shar
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
 # body must stand out from it in colour (`body_contrast`): a thin edge is a slighter cue than a whole face,
 # and a side face's pip has its die's edges round it too. nell-byler's white ones on its pale tray measure
-# 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 1 to 3.4.
+# 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 3.4 at most.
 OUTLINE_SHARE = 3.0
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
@@ -715,9 +715,10 @@ class DiceReader:
             bar = self.params["body_contrast"]
             for face in lone:
                 center = (face.center[0] / scale, face.center[1] / scale)
-                if body_contrast(surface, tray, center, radius) >= bar:
-                    continue
-                if outline_contrast(tray, center, face.pip / scale, die_px) < OUTLINE_SHARE * bar:
+                if (
+                    body_contrast(surface, tray, center, radius) < bar
+                    and outline_contrast(tray, center, face.pip / scale, die_px) < OUTLINE_SHARE * bar
+                ):
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
 
