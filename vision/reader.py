@@ -32,8 +32,9 @@ How it reads, in order:
    on a white tray) inside a square outline of its own (`vision.outline`), and a 1 or a 2 only with the pip
    polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or
    letters on a keyboard are not dice.
-7. Of a read face and a darker one of the same colour just below it, the darker is a side face of the same
-   die seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera
+7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
+   to the camera), the darker is a side face of the same die seen at a slant (`vision.sides`): rooms are lit
+   from above. When the pips are squashed (the camera
    looks at a slant), the lower one is a side face however it is lit.
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a

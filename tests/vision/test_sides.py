@@ -5,7 +5,9 @@ import numpy as np
 
 import vision.reader as reader_module
 from vision.body import Bodies
+from vision.faces import Face
 from vision.reader import DiceReader
+from vision.sides import drop_shaded_sides
 
 SPOTS = {1: [(0, 0)], 3: [(-1, -1), (0, 0), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}
 
@@ -100,3 +102,41 @@ def test_a_side_face_read_on_a_body_of_its_own_is_still_its_die_s_side(monkeypat
     centres = np.array([[200.0, 200.0], [200.0, 200.0 + front], [420.0, 200.0], [420.0, 200.0 + front]])
     monkeypatch.setattr(reader_module, "find_bodies", lambda tray: Bodies(centres, 56.0, np.full(4, 56.0)))
     assert DiceReader().read(frame).values == [1, 1]
+
+
+def painted_faces(faces):
+    """Read faces (value, centre, face level) painted as squares 30 px wide on a table of level 120, with
+    the faces' pips squashed to 0.65 of their width when `slanted`."""
+    frame = np.full((300, 400, 3), 120, np.uint8)
+    read = []
+    for value, (x, y), level, roundness in faces:
+        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (level,) * 3, -1)
+        read.append(Face((), value, (float(x), float(y)), 40.0, 0.0, 1.0, roundness=roundness))
+    return frame, read
+
+
+def test_a_shaded_face_below_and_to_one_side_of_a_top_face_is_its_side():
+    """A die turned 40 degrees to the camera shows its front face down and to one side of its top face
+    (31 px across, 26 px down, on a die 56 px wide): darker and of its colour, that face is its side face,
+    and a face as far to the side but above it is not."""
+    frame, faces = painted_faces([(6, (200, 120), 225, 1.0), (2, (231, 146), 180, 1.0)])
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6]
+    frame, faces = painted_faces([(6, (200, 146), 225, 1.0), (2, (231, 120), 180, 1.0)])
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6, 2]
+
+
+def test_a_face_nearly_level_with_a_top_face_is_another_die():
+    """Down by less than half its distance across, a face is beside the top face, not below it: a side face
+    lies that flat only when seen edge-on, too squashed to read."""
+    frame, faces = painted_faces([(6, (200, 120), 225, 1.0), (2, (240, 136), 180, 1.0)])
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6, 2]
+
+
+def test_a_die_in_front_of_another_s_side_face_is_a_die():
+    """Seen at a slant (pips squashed to 0.65), a die's front face lies below its top face; the next die
+    in front lies below that front face and as close to it, but one and a half sides from the top face. A
+    side face is no top face, so the die in front stays (matteop65 three_43)."""
+    frame, faces = painted_faces(
+        [(3, (200, 100), 225, 0.65), (2, (200, 145), 200, 0.65), (3, (185, 187), 180, 0.65)]
+    )
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [3, 3]
