@@ -1,9 +1,11 @@
 """The dice reader: one camera frame in, the value of every die out.
 
 How it reads, in order:
-1. The frame is made 8-bit BGR (`vision.frames`) and cropped to the profile's tray. Pip thresholds are a
-   share of its brightness range (1st to 99th percentile; when a few dice lie on a plain tray, at least
-   that near their bodies, `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
+1. The frame is made 8-bit BGR (`vision.frames`), brightened when it is underexposed (its brightest half
+   percent below three quarters of full scale: a dim room), and cropped to the profile's tray. Pip
+   thresholds are a share of its brightness range (1st to 99th percentile; when a few dice lie on a plain
+   tray, at least that near their bodies, `SPARSE_SHARE`), and never within a few times its pixel jitter
+   (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
    compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
@@ -81,7 +83,7 @@ from vision.body import Bodies, body_contrast, colour_distance, estimate_surface
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import Face, group_faces, measured_die, vote
-from vision.frames import as_bgr, resize
+from vision.frames import as_bgr, exposed, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -251,6 +253,7 @@ class DiceReader:
         if image is None:
             size = _frame_size(frame)
             return Reading(frame_size=size, problem=problem)
+        image = exposed(image)
         height, width = image.shape[:2]
         x0, y0, tray = self._tray(image)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
@@ -912,13 +915,13 @@ def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
     near the dice alone lets their reflections in a glossy wall pass for pips."""
     step = max(1, int(np.sqrt(image.size / 20000)))
     sample = image[::step, ::step]
-    low, high = _levels_at(sample, (0.01, 0.99))
+    low, high = levels_at(sample, (0.01, 0.99))
     if bodies is not None and float(np.sum(bodies.sizes**2)) < SPARSE_SHARE * image.size:
         near = np.zeros(sample.shape, np.uint8)
         for (x, y), side in zip(bodies.centers / step, bodies.sizes / step, strict=True):
             half = side / np.sqrt(SPARSE_SHARE) / 2
             cv2.rectangle(near, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 1, -1)
-        near_low, near_high = _levels_at(sample[near > 0], (0.01, 0.99))
+        near_low, near_high = levels_at(sample[near > 0], (0.01, 0.99))
         return float(max(high - low, near_high - near_low))
     return float(high - low)
 
@@ -927,14 +930,8 @@ def _grain(gray: np.ndarray) -> float:
     """Typical pixel-to-pixel jitter: sensor noise or static, which no die face has at the pixel scale."""
     step = max(1, int(np.sqrt(gray.size / 40000)))
     sample = gray[::step, ::step]
-    (jitter,) = _levels_at(cv2.absdiff(sample[:, 1:], sample[:, :-1]), (0.5,))
+    (jitter,) = levels_at(cv2.absdiff(sample[:, 1:], sample[:, :-1]), (0.5,))
     return float(jitter)
-
-
-def _levels_at(image: np.ndarray, shares: tuple[float, ...]) -> np.ndarray:
-    """The 8-bit levels below which these shares of `image`'s pixels lie, from its histogram (no sort)."""
-    counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
-    return np.searchsorted(counts, np.array(shares) * counts[-1])
 
 
 def _odd(value: float) -> int:

@@ -129,6 +129,15 @@ def test_near_a_lone_die_the_frame_s_larger_range_still_holds():
 BLUE_DICE_ON_GREEN_FELT = {"face": (200, 90, 30), "pip": (40, 40, 210), "floor": (40, 90, 40)}
 
 
+@pytest.mark.parametrize("values", [[6, 2], [1, 4, 3]])
+def test_red_pips_on_blue_dice_in_a_dim_room_are_read_as_in_a_bright_one(values):
+    """The levels scaled by 0.45, as a camera whose exposure was frozen in daylight sees the table in the
+    evening: the dice's colours spread too few levels to be read in colour, and their bodies stand out too
+    little from the felt, until the frame is brightened back (`vision.frames.exposed`)."""
+    frame, _ = draw_dice(values, die=44, **BLUE_DICE_ON_GREEN_FELT)
+    assert DiceReader().read(cv2.convertScaleAbs(frame, alpha=0.45)).values == values
+
+
 def test_pixel_noise_on_a_tray_as_light_as_the_dice_is_not_read_as_pips():
     """A blue die on green felt of nearly its gray: the frame's range is small, and without a floor of a few
     times the pixel jitter under the pip threshold, noise on the felt reads as a row of twos."""
@@ -593,6 +602,8 @@ BAD_FRAMES = {
     "a list": [[1, 2], [3, 4]],
     "text": "not an image",
     "nan floats": np.full((480, 640, 3), np.nan, np.float32),
+    # A lens cap: a few levels of sensor noise, which brightening an underexposed frame must not make a scene
+    "lens cap": np.clip(np.random.default_rng(2).normal(4, 1.5, (480, 640, 3)), 0, 255).astype(np.uint8),
 }
 
 

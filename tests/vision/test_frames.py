@@ -1,0 +1,47 @@
+"""Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`)."""
+
+import numpy as np
+
+from vision.frames import MAX_GAIN, WHITE_LEVEL, exposed, levels_at
+
+
+def scene(white):
+    """A table of level 0.6 of `white`, with dice and pips covering 2% of it at `white`."""
+    frame = np.full((240, 320, 3), round(0.6 * white), np.uint8)
+    frame[100:110, 40:136] = white
+    return frame
+
+
+def test_a_well_exposed_frame_is_left_as_it_is():
+    frame = scene(230)
+    assert exposed(frame) is frame
+
+
+def test_a_frame_nearly_well_exposed_is_left_as_it_is():
+    frame = scene(int(WHITE_LEVEL) - 5)
+    assert exposed(frame) is frame
+
+
+def test_an_underexposed_frame_is_scaled_up_to_the_white_level():
+    """A frame at 0.55 of a good exposure: its levels scaled alike, as a longer exposure scales them."""
+    brightened = exposed(scene(120))
+    assert abs(int(brightened[105, 50, 0]) - WHITE_LEVEL) <= 1
+    assert abs(int(brightened[10, 10, 0]) - 0.6 * WHITE_LEVEL) <= 2
+
+
+def test_a_dark_frame_is_brightened_by_a_stop_at_most():
+    brightened = exposed(scene(40))
+    assert int(brightened[105, 50, 0]) == MAX_GAIN * 40
+
+
+def test_the_white_level_is_the_brightest_half_percent_not_the_brightest_pixel():
+    """One glint at full scale does not make a dim frame well exposed."""
+    frame = scene(120)
+    frame[0, 0] = 255
+    assert exposed(frame) is not frame
+
+
+def test_levels_are_read_off_the_histogram():
+    """Levels 0 to 99 once each: half of the pixels are at level 49 or below, 99% at 98 or below."""
+    image = np.arange(100, dtype=np.uint8).reshape(10, 10)
+    assert list(levels_at(image, (0.0, 0.5, 0.99))) == [0, 49, 98]
