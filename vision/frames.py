@@ -59,8 +59,13 @@ def exposed(image: np.ndarray) -> np.ndarray:
     hands (of 396 and 200) against the photos as taken, and lose 1 and 12 brightened: 8 bits scaled by 0.55
     keep fewer levels, which brightening does not bring back.
     """
-    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / EXPOSURE_SAMPLES)))
-    (white,) = levels_at(image[::step, ::step].max(axis=2), (WHITE_SHARE,))
+    height, width = image.shape[:2]
+    step = max(1, int(np.sqrt(height * width / EXPOSURE_SAMPLES)))
+    # Every step-th pixel, by OpenCV (numpy's max over the channels of a strided view costs the calibrated
+    # reader a quarter of its time on a 640x480 frame).
+    size = (max(1, width // step), max(1, height // step))
+    blue, green, red = cv2.split(cv2.resize(image, size, interpolation=cv2.INTER_NEAREST))
+    (white,) = levels_at(cv2.max(cv2.max(blue, green), red), (WHITE_SHARE,))
     gain = min(MAX_GAIN, WHITE_LEVEL / max(float(white), 1.0))
     return image if gain < MIN_GAIN else cv2.convertScaleAbs(image, alpha=gain)
 
