@@ -105,8 +105,8 @@ def test_a_side_face_read_on_a_body_of_its_own_is_still_its_die_s_side(monkeypat
 
 
 def painted_faces(faces):
-    """Read faces (value, centre, face level) painted as squares 30 px wide on a table of level 120, with
-    the faces' pips squashed to 0.65 of their width when `slanted`."""
+    """Read faces (value, centre, face level, roundness of their pips) and a frame with each face painted as
+    a square 30 px wide, of its level, on a table of level 120."""
     frame = np.full((300, 400, 3), 120, np.uint8)
     read = []
     for value, (x, y), level, roundness in faces:
@@ -116,9 +116,9 @@ def painted_faces(faces):
 
 
 def test_a_shaded_face_below_and_to_one_side_of_a_top_face_is_its_side():
-    """A die turned 40 degrees to the camera shows its front face down and to one side of its top face
-    (31 px across, 26 px down, on a die 56 px wide): darker and of its colour, that face is its side face,
-    and a face as far to the side but above it is not."""
+    """A die turned to the camera shows its front face down and to one side of its top face (31 px across and
+    26 down, on a die 56 px wide): darker and of its colour, that face is its side face. A darker face as
+    far to the side but above the top face is not."""
     frame, faces = painted_faces([(6, (200, 120), 225, 1.0), (2, (231, 146), 180, 1.0)])
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6]
     frame, faces = painted_faces([(6, (200, 146), 225, 1.0), (2, (231, 120), 180, 1.0)])
