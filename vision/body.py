@@ -293,9 +293,15 @@ def _has_edge(
     if step >= EDGE_SHARE * contrast:
         return True
     rise = distance[y0:y1, x0:x1]
-    slope = np.hypot(cv2.Sobel(rise, cv2.CV_32F, 1, 0), cv2.Sobel(rise, cv2.CV_32F, 0, 1)) / 8.0
+    slope = gradient(rise)
     steep = float(np.percentile(slope[cv2.dilate(blob, square) > 0], STEEP_PERCENTILE))
     return steep >= EDGE_GRADIENT * float(cv2.mean(rise, blob)[0])
+
+
+def gradient(image: np.ndarray) -> np.ndarray:
+    """How steeply the float32 single-channel `image` changes at each pixel, in its units per pixel: the
+    length of its Sobel gradient, whose kernels weigh a step of one unit across a pixel as 8."""
+    return np.hypot(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)) / 8.0
 
 
 def _mean_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:

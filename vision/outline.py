@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.body import gradient
+
 # The sides tried: a 1's pip is at most 0.4 of its die's side, and a die of another set in the frame is
 # between MIN_SIDE_SHARE and MAX_SIDE_SHARE of the frame's die size. (Nearer the pip, the halo that JPEG
 # and the lens leave round a speck would pass for a small square: nell-byler's tray marks at half size.)
@@ -47,7 +49,7 @@ def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float,
     if min(patch.shape[:2]) < 3:
         return 0.0
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    steep = np.hypot(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1)) / 8.0
+    steep = gradient(gray)
     texture = max(float(np.median(steep)), LEVEL)
     # An edge a pixel off the square tried (sampled to whole pixels, turned in steps) still counts.
     steep = cv2.dilate(steep, np.ones((3, 3), np.uint8))
