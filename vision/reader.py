@@ -41,7 +41,8 @@ How it reads, in order:
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
    glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
-   pips: a body's size is rough), in gray, in red and in the opponent colours a* and b*: pips differ from
+   pips: a body's size is rough; but a body less than a third of the frame's dice is a key's letter or a
+   label's print, no die), in gray, in red and in the opponent colours a* and b*: pips differ from
    their face in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly
    full resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not
    pass the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled
@@ -190,6 +191,11 @@ ON_BODY_SPREAD = 1.7
 # pip left of a two whose partner is faint lies a third of a side off the centre, and a speck anywhere.
 CENTRED_SHARE = 0.1
 CENTRED_SPREAD = 2.5
+# Dice of two sets on one table differ in size by a half or so (nell-byler's by a quarter), and a body
+# measures a die at 0.8 of its side by its pips: a body less than this share of the frame's die size is no
+# die but clutter standing out from its surroundings (a key's letter, a label's print). Read in a crop at its
+# own size, an 8's or a B's holes pass for a two's pips, and a letter's strokes for a four's.
+SMALLEST_SET = 1 / 3
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
 # when both of those read more pips, they are the better guess (`_read_body`).
 BODY_SIZES = (1.0, 1.1, 0.9)
@@ -400,14 +406,18 @@ class DiceReader:
         light pips, the faces read low when some pips are faint in gray: coloured pips on a coloured die,
         and white pips on a black die, where a glint along one column outshines the pips beside it (white
         dice with black pips are read whole in gray): a two is often one diagonal of a four, five or six.
-        The new reading replaces the old only when it has more pips: the old on the body, and any face read
-        where the new one lies (`_same_die`), as a die may hold two bodies.
+        No body less than a third of the frame's dice is read (`SMALLEST_SET`): that is a key's letter, whose
+        holes at its own size pass for pips. The new reading replaces the old only when it has more pips:
+        the old on the body, and any face read where the new one lies (`_same_die`), as a die may hold two
+        bodies.
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
         replaced: set[int] = set()
         extra = []
         for center, side in zip(bodies.centers, bodies.sizes, strict=True):
+            if side < SMALLEST_SET * die_px:
+                continue
             on_body = None
             if centers.size:
                 gaps = np.hypot(*(centers - center * scale).T)

@@ -235,6 +235,18 @@ def test_two_light_dots_among_dark_pipped_dice_are_not_a_two():
     assert DiceReader().read(frame).values == [3, 5, 6, 4]
 
 
+def test_a_letter_on_a_key_is_not_read_as_a_die_of_its_own_size():
+    """A light letter with two holes (an 8) on a dark keyboard beside white dice stands out from the keys
+    as a body of its own, a fifth of a die wide. Read at that size, its holes are a two's pips; but no set
+    of dice is a fifth the size of the dice beside it."""
+    frame, _ = draw_dice([3, 5, 6, 4], centres=[(120, 100), (260, 110), (420, 90), (560, 120)])
+    cv2.rectangle(frame, (40, 240), (600, 470), (45, 45, 45), -1)
+    cv2.rectangle(frame, (85, 312), (95, 328), (230, 230, 230), -1)
+    for hole in ((90, 316), (90, 324)):
+        cv2.circle(frame, hole, 1, (40, 40, 40), -1, cv2.LINE_AA)
+    assert DiceReader().read(frame).values == [3, 5, 6, 4]
+
+
 def test_when_every_die_shows_one_the_polarity_with_more_pips_is_the_dice():
     """Four white dice showing 1 and two small light symbols on dark keys: no layout tells the polarity."""
     frame, _ = draw_dice([1, 1, 1, 1])
