@@ -2,7 +2,9 @@
 
 Scores follow the contract in DESIGN.md: die recall is the summed multiset intersection of read and true
 values over all true dice, die precision the same over all dice read, hand accuracy the share of images read
-exactly. Time per image covers the reader only (decoding is excluded) and runs on one OpenCV thread.
+exactly. Time per image covers the reader only (decoding is excluded) and runs on one OpenCV thread. Where a
+record also gives each die's box, the dice read are kept with their places, so `vision.misreads` can tell
+which die was read wrong: the scores alone cannot.
 """
 
 from __future__ import annotations
@@ -17,13 +19,22 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reading import Reading
+from vision.reading import Die, Reading
+
+
+@dataclass(frozen=True)
+class TrueDie:
+    """One labelled die: its value and its box (x0, y0, x1, y1) in the photo's pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
 class Sample:
     image: Path
     values: tuple[int, ...]  # sorted
+    dice: tuple[TrueDie, ...] = ()  # where the record gives boxes (its optional "dice" list)
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,7 @@ class ImageResult:
     read: tuple[int, ...]  # sorted
     seconds: float
     problem: str | None
+    found: tuple[Die, ...] = ()  # the dice read, in the pixels of the frame read
 
     @property
     def exact(self) -> bool:
@@ -54,12 +66,30 @@ def load_truth(path: Path) -> list[Sample]:
                 record = json.loads(line)
                 values = tuple(sorted(int(v) for v in record["values"]))
                 image = base / str(record["image"])
+                dice = _boxes(record, values)
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}:{number}: not a truth record ({error})") from None
             if any(not 1 <= v <= 6 for v in values):
                 raise ValueError(f"{path}:{number}: face values must be 1..6")
-            samples.append(Sample(image, values))
+            samples.append(Sample(image, values, dice))
     return samples
+
+
+def _boxes(record: dict, values: tuple[int, ...]) -> tuple[TrueDie, ...]:
+    """The boxed dice of a record, or none when it does not box every one of its `values` (boxes are given
+    "where the source has them"): a die without its box cannot be told from a die read where none lies.
+    Raises ValueError (or KeyError, TypeError) for an entry that is no die."""
+    dice = []
+    for die in record.get("dice", ()):
+        if "box" not in die:
+            return ()
+        x0, y0, x1, y1 = (float(edge) for edge in die["box"])
+        if not (x0 < x1 and y0 < y1):
+            raise ValueError(f"box {die['box']} is empty")
+        if not 1 <= int(die["value"]) <= 6:
+            raise ValueError("face values must be 1..6")
+        dice.append(TrueDie(int(die["value"]), (x0, y0, x1, y1)))
+    return tuple(dice) if sorted(die.value for die in dice) == list(values) else ()
 
 
 def run(
@@ -82,7 +112,7 @@ def run(
         start = time.perf_counter()
         reading = read(frame)
         seconds = time.perf_counter() - start
-        yield ImageResult(sample, tuple(sorted(reading.values)), seconds, reading.problem)
+        yield ImageResult(sample, tuple(sorted(reading.values)), seconds, reading.problem, reading.dice)
 
 
 def summarise(results: list[ImageResult]) -> dict[str, float | int]:

@@ -48,6 +48,38 @@ def test_eval_vision_prints_the_contract_metrics(tmp_path, capsys):
     assert metrics["images"] == 1 and metrics["hand_accuracy"] == 1.0
 
 
+def test_eval_vision_lists_the_misread_dice_by_place(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    _photo(tmp_path / "images" / "a.png")
+    record = {
+        "image": "images/a.png",
+        "values": [2, 5],
+        "dice": [{"value": 2, "box": [130, 90, 186, 146]}, {"value": 5, "box": [20, 20, 76, 76]}],
+    }
+    (tmp_path / "truth.jsonl").write_text(json.dumps(record) + "\n")
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json", "--misreads"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    assert (
+        metrics["hand_accuracy"] == 0.0 and metrics["boxed_images"] == 1 and metrics["hands_by_place"] == 0.0
+    )
+    assert metrics["misreads"] == [
+        {
+            "image": "images/a.png",
+            "kind": "missed",
+            "truth": 5,
+            "read": 0,
+            "x": 48.0,
+            "y": 48.0,
+            "confidence": 0.0,
+        }
+    ]
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--misreads"]) == 0
+    out = capsys.readouterr().out
+    assert "hands_by_place: 0.0000" in out and "images/a.png  missed true 5 read 0  at (48, 48)" in out
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json"]) == 0
+    assert "misreads" not in json.loads(capsys.readouterr().out)  # the contract's output, unless asked
+
+
 def test_eval_vision_refuses_a_missing_set(tmp_path, capsys):
     assert main(["eval-vision", str(tmp_path / "nope.jsonl"), "--json"]) == 2
     assert "no such truth file" in capsys.readouterr().err

@@ -55,3 +55,48 @@ def test_malformed_truth_names_the_line(tmp_path, line):
     truth.write_text(line + "\n")
     with pytest.raises(ValueError, match="truth.jsonl:1"):
         load_truth(truth)
+
+
+def test_boxes_are_kept_where_the_record_boxes_every_die(tmp_path):
+    truth = _write_set(
+        tmp_path,
+        [
+            {
+                "image": "images/a.png",
+                "values": [2, 5],
+                "dice": [{"value": 5, "box": [1, 2, 11, 12]}, {"value": 2, "box": [20, 2, 30, 12]}],
+            },
+            {"image": "images/b.png", "values": [2, 5], "dice": [{"value": 5}, {"value": 2}]},
+            {"image": "images/c.png", "values": [2, 5], "dice": [{"value": 5, "box": [1, 2, 11, 12]}]},
+            {"image": "images/d.png", "values": [3]},
+        ],
+    )
+    a, b, c, d = load_truth(truth)
+    assert [(die.value, die.box) for die in a.dice] == [
+        (5, (1.0, 2.0, 11.0, 12.0)),
+        (2, (20.0, 2.0, 30.0, 12.0)),
+    ]
+    # A die without its box, a die left out, no boxes at all: the hand is judged by value alone.
+    assert b.dice == c.dice == d.dice == ()
+
+
+@pytest.mark.parametrize(
+    "dice",
+    [
+        '[{"value": 3, "box": [5, 5, 5, 9]}]',
+        '[{"value": 3, "box": [1, 2]}]',
+        '[{"value": 9, "box": [1, 2, 3, 4]}]',
+    ],
+)
+def test_a_malformed_box_names_the_line(tmp_path, dice):
+    truth = tmp_path / "truth.jsonl"
+    truth.write_text('{"image": "x.png", "values": [3], "dice": ' + dice + "}\n")
+    with pytest.raises(ValueError, match="truth.jsonl:1"):
+        load_truth(truth)
+
+
+def test_the_dice_read_are_kept_with_their_places(tmp_path):
+    truth = _write_set(tmp_path, [{"image": "images/a.png", "values": [4]}])
+    die = Die(4, (7.0, 9.0), 12.0, 0.0, 0.8)
+    (result,) = run(load_truth(truth), lambda frame: Reading(dice=(die,)))
+    assert result.found == (die,) and result.read == (4,)
