@@ -57,6 +57,9 @@ HEAP_FILL = 0.3  # a heap of dice fills this much of its box or more; a tray's r
 # side deep or more (partly in the wall's shade, it may be cut short).
 NOTCH_AREA = 0.5
 NOTCH_DEPTH = 0.5
+# The top of a tray's wall is the part of its blob nearer the outside than this share of its distance from
+# the floor: the outer third of the wall's width. Nothing read there is a die (`Bodies.on_rim`).
+RIM_SHARE = 0.5
 KMEANS_SEED = 1  # any fixed seed: what matters is that a frame is split the same way every time
 
 
@@ -117,10 +120,24 @@ class Bodies:
     centers: np.ndarray  # (count, 2) x, y
     size: float  # the typical side: the median of the blobs that are single dice
     sizes: np.ndarray  # (count,) the side of each, from its area
+    # The top of a tray's walls (`_rim`) as a mask of the copy bodies are found on, `rim_scale` of its
+    # pixels per image pixel; None without a tray
+    rim: np.ndarray | None = None
+    rim_scale: float = 1.0
 
     @property
     def count(self) -> int:
         return len(self.centers)
+
+    def on_rim(self, point: tuple[float, float]) -> bool:
+        """Whether `point` (image pixels) lies on the top of a tray's wall, where no die rests: a glossy
+        rim mirrors the dice beside it, pips and all (nell-byler's black tray: six false dice), while a die
+        lies on the floor, against the wall or on its inner side, nearer the floor (`_rim`)."""
+        if self.rim is None:
+            return False
+        x, y = int(point[0] * self.rim_scale), int(point[1] * self.rim_scale)
+        height, width = self.rim.shape
+        return 0 <= x < width and 0 <= y < height and bool(self.rim[y, x])
 
 
 def find_bodies(image: np.ndarray) -> Bodies | None:
@@ -130,7 +147,8 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     pips of one huge die, and a count of bodies tells when gray found fewer dice than there are (coloured
     pips). The surface window is a third of the shorter side, so this sees dice up to about a sixth of it:
     the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`), and
-    the dice lying against a tray's wall are told by the notches they cut into its floor (`_notches`).
+    the dice lying against a tray's wall are told by the notches they cut into its floor (`_notches`), as
+    the top of the wall is (`Bodies.rim`).
     """
     factor = BODY_SHORT_SIDE / min(image.shape[:2])
     small = resize(image, factor)
@@ -163,6 +181,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         return None
     single = compact.copy()
     centers, areas = np.zeros((0, 2)), np.zeros(0)
+    rim = np.zeros(mask.shape, bool)
     if compact.sum() >= MIN_ALIKE:
         typical = float(np.median(area[compact]))
         large = area >= SPLIT_AREAS[0] * typical
@@ -173,16 +192,19 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
                 heaped, heap_areas = _dice_in(labels == index + 1, float(area[index]), typical)
                 centers, areas = np.vstack([centers, heaped]), np.concatenate([areas, heap_areas])
         for index in np.flatnonzero(large & ~heaps):
-            notched, notch_areas = _notches(labels == index + 1, typical)
+            notched, notch_areas, top = _notches(labels == index + 1, typical)
             centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
+            rim |= top
     sides = np.sqrt(area[single]) / factor
     centers = np.vstack([centroids[1:][single], centers]) / factor
-    return Bodies(centers, float(np.median(sides)), np.concatenate([sides, np.sqrt(areas) / factor]))
+    sizes = np.concatenate([sides, np.sqrt(areas) / factor])
+    return Bodies(centers, float(np.median(sides)), sizes, rim if rim.any() else None, factor)
 
 
-def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
+def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The dice lying against `wall` (a mask: a blob too large or too hollow for a heap of dice), as
-    (centres, areas) in mask pixels, `typical` being a die's area there.
+    (centres, areas) in mask pixels, `typical` being a die's area there, and the top of the wall (`_rim`,
+    a mask; none of it when the wall holds no floor).
 
     A tray's rim and walls stand out from its floor like the dice do, so the dice against them join their
     blob and none is told apart by its outline. But a tray's floor is convex, also in perspective: within
@@ -198,7 +220,7 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
     largest = max(holes, key=cv2.contourArea) if holes else None
     # A floor the dice roll on holds many of them; a smaller hole is a gap in the wall's own pattern.
     if largest is None or cv2.contourArea(largest) < SPLIT_AREAS[1] * typical:
-        return centers, areas
+        return centers, areas, np.zeros(wall.shape, bool)
     floor = np.zeros_like(mask)
     cv2.fillPoly(floor, [cv2.convexHull(largest)], 1)
     notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -214,7 +236,31 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray]:
             continue
         notched, notch_areas = _dice_in(labels == index, float(area), typical)
         centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
-    return centers, areas
+    return centers, areas, _rim(wall, largest)
+
+
+def _rim(wall: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """The top of a tray's wall (a mask), the wall being the blob `wall` and `floor` the outline of its
+    largest hole: the wall's pixels nearer the outside than `RIM_SHARE` of their distance from the floor.
+
+    Seen from above, a tray's wall runs from the floor up its inner side to its top; the dice lie on the
+    floor, against the wall or leaning on its inner side, while a reflection in a glossy wall appears on its
+    top, beyond them. In a corner, where two inner sides meet, a die lies about halfway from the floor to
+    the outside: the outer half would take it (nell-byler: three dice lost), the outer third does not.
+    Distances are measured to the floor's outline itself, not its hull: dice along the wall notch the
+    floor, and their wall is the part behind them.
+    """
+    mask = wall.astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.fillPoly(filled, contours, 1)
+    # The frame's edge counts as outside: a tray cut by it has its top there.
+    bordered = cv2.copyMakeBorder(filled, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    to_outside = cv2.distanceTransform(bordered, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    off_floor = np.ones_like(mask)
+    cv2.fillPoly(off_floor, [floor], 0)
+    to_floor = cv2.distanceTransform(off_floor, cv2.DIST_L2, 3)
+    return wall & (to_outside < RIM_SHARE * to_floor)
 
 
 def _dice_in(blob: np.ndarray, area: float, typical: float) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,9 @@ How it reads, in order:
 6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
    on a white tray) inside a square outline of its own (`vision.outline`), and a 1 or a 2 only with the pip
    polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or
-   letters on a keyboard are not dice.
+   letters on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
+   rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
+   no die rests there.
 7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
    to the camera), the darker is a side face of the same die seen at a slant (`vision.sides`): rooms are lit
    from above. When the pips are squashed (the camera looks at a slant), the lower one is a side face
@@ -329,6 +331,8 @@ class DiceReader:
                 faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
+            # A glossy tray's rim mirrors the dice beside it: what it shows is no die, nor one to ask about.
+            faces = [face for face in faces if not _on_rim(face, bodies, scale)]
         return faces, scale, work.shape
 
     def _pip_threshold(self, spread: float, grain: float) -> float:
@@ -750,6 +754,11 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:
         return False
     gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
     return bool((gaps <= BODY_CENTRE_SHARE * bodies.sizes).any())
+
+
+def _on_rim(face: Face, bodies: Bodies, scale: float) -> bool:
+    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on a tray's rim."""
+    return bodies.on_rim((face.center[0] / scale, face.center[1] / scale))
 
 
 def _dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:

@@ -111,6 +111,25 @@ def test_dice_against_a_tray_wall_are_bodies_of_their_own(wall):
     assert bodies.sizes.min() > 0.7 * 30
 
 
+def test_the_top_of_a_tray_wall_is_its_rim():
+    """The outer third of a tray's wall (from outside to floor) is its top, where no die rests; the floor,
+    the wall's inner side where dice lean and the table outside are not."""
+    frame, _ = felt_with_dice(die=30)
+    frame[:38, :] = frame[442:, :] = frame[:, :38] = frame[:, 602:] = 235
+    cv2.rectangle(frame, (50, 50), (590, 430), (25, 25, 25), 24)  # the wall's top, 38 to 62 px in
+    cv2.rectangle(frame, (77, 77), (563, 403), (60, 70, 60), 30)  # its inner side, 62 to 92 px in
+    cv2.rectangle(frame, (455, 85), (485, 115), (40, 40, 200), -1)  # a die leaning on it
+    bodies = find_bodies(frame)
+    assert [bodies.on_rim(point) for point in ((300, 44), (40, 240), (600, 300))] == [True] * 3
+    away = ((300, 85), (470, 100), (120, 160), (320, 240), (300, 10), (10, 240))
+    assert not any(bodies.on_rim(point) for point in away)
+
+
+def test_dice_on_a_bare_table_have_no_rim():
+    frame, _ = felt_with_dice(die=30)
+    assert find_bodies(frame).rim is None
+
+
 def test_a_heap_splits_the_same_way_whatever_ran_before():
     """k-means draws from OpenCV's global random generator: a frame's heap must be split alike however
     earlier calls left it, or the same photo reads differently as the second of a set than alone."""

@@ -247,6 +247,34 @@ def test_a_letter_on_a_key_is_not_read_as_a_die_of_its_own_size():
     assert DiceReader().read(frame).values == [3, 5, 6, 4]
 
 
+def tray_with_dice(reflection):
+    """Red dice in a tray seen from above: a pale floor, the wall's inner side in shade, its glossy black
+    top, a white table outside; two dice lie against the wall on its inner side. With `reflection`, the top
+    mirrors a die beside it: two dim light pips, a two. Returns (frame, the dice's values left to right)."""
+    centres = [(200, 240), (320, 200), (440, 260), (300, 330), (150, 150), (470, 100), (110, 380)]
+    values = [3, 5, 2, 6, 4, 1, 5]
+    dice, _ = draw_dice(values, die=40, face=(40, 40, 190), pip=235, floor=190, centres=centres)
+    frame = dice.copy()
+    frame[:38, :] = frame[442:, :] = 235
+    frame[:, :38] = frame[:, 602:] = 235
+    cv2.rectangle(frame, (50, 50), (590, 430), (25, 25, 25), 24)  # the wall's top, 38 to 62 px in
+    cv2.rectangle(frame, (77, 77), (563, 403), (115, 115, 115), 30)  # its inner side, 62 to 92 px in
+    for x, y in centres[-2:]:  # on the wall's inner side
+        frame[y - 21 : y + 22, x - 21 : x + 22] = dice[y - 21 : y + 22, x - 21 : x + 22]
+    if reflection:
+        for x, y in ((300, 46), (318, 54)):
+            cv2.circle(frame, (x, y), 4, (170, 170, 180), -1, cv2.LINE_AA)
+    order = sorted(range(len(values)), key=lambda i: centres[i][0])
+    return frame, [values[i] for i in order]
+
+
+def test_a_die_mirrored_in_a_glossy_tray_rim_is_no_die():
+    """nell-byler's tray has a glossy black top to its walls, which mirrors the dice beside them: six false
+    dice in its photos. No die rests on top of a wall; the dice against it, on its inner side, still count."""
+    frame, values = tray_with_dice(reflection=True)
+    assert DiceReader().read(frame).values == values
+
+
 def test_when_every_die_shows_one_the_polarity_with_more_pips_is_the_dice():
     """Four white dice showing 1 and two small light symbols on dark keys: no layout tells the polarity."""
     frame, _ = draw_dice([1, 1, 1, 1])
