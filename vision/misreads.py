@@ -2,10 +2,11 @@
 
 The eval-vision scores compare values as multisets, as the contract says: a hand is right when the values
 read are the values there. That hides what a maintainer needs to see: a 4 read as 5 beside a 5 read as 4
-scores as right, and a die missed beside a false die of its value too (nell-byler: 144 hands right by value,
-142 by place). Where the truth boxes each die, the dice read are matched to the boxes instead: nearest pairs
-first, each within `MATCH_SHARE` of the larger of the box's side and the die's side (matteop65's boxes cover
-only the top face's pips). What is left over is a die missed or a false die.
+scores as right, and a die missed beside a false die of its value too (nell-byler has hands of both kinds,
+and a few truth boxes that lie elsewhere than their dice). Where the truth boxes each die, the dice read are
+matched to the boxes instead: nearest pairs first, each within `MATCH_SHARE` of the larger of the box's side
+and the die's side (matteop65's boxes cover only the top face's pips). What is left over is a die missed or
+a false die.
 """
 
 from __future__ import annotations
