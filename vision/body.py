@@ -246,7 +246,7 @@ def _rim(wall: np.ndarray, floor: np.ndarray) -> np.ndarray:
     Seen from above, a tray's wall runs from the floor up its inner side to its top; the dice lie on the
     floor, against the wall or leaning on its inner side, while a reflection in a glossy wall appears on its
     top, beyond them. In a corner, where two inner sides meet, a die lies about halfway from the floor to
-    the outside: the outer half would take it (nell-byler: three dice lost), the outer third does not.
+    the outside: the outer half would take it (nell-byler: two dice lost), the outer third does not.
     Distances are measured to the floor's outline itself, not its hull: dice along the wall notch the
     floor, and their wall is the part behind them.
     """
