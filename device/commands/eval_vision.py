@@ -72,7 +72,7 @@ def _misreads_report(results: list[ImageResult], base: Path) -> tuple[dict, list
     hands = sum(not found for found in boxed) / len(boxed) if boxed else 0.0
     rows = [
         {
-            "image": result.sample.image.relative_to(base).as_posix(),
+            "image": _as_named(result.sample.image, base),
             "kind": misread.kind,
             "truth": misread.truth,
             "read": misread.read,
@@ -84,3 +84,9 @@ def _misreads_report(results: list[ImageResult], base: Path) -> tuple[dict, list
         for misread in found or ()
     ]
     return {"boxed_images": len(boxed), "hands_by_place": hands}, rows
+
+
+def _as_named(image: Path, base: Path) -> str:
+    """`image` as its truth record names it: relative to the set's folder, or whole when the record gave a
+    path outside it (an absolute one)."""
+    return image.relative_to(base).as_posix() if image.is_relative_to(base) else image.as_posix()

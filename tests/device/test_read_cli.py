@@ -80,6 +80,23 @@ def test_eval_vision_lists_the_misread_dice_by_place(tmp_path, capsys):
     assert "misreads" not in json.loads(capsys.readouterr().out)  # the contract's output, unless asked
 
 
+def test_eval_vision_names_a_photo_outside_the_set_by_its_whole_path(tmp_path, capsys):
+    _photo(tmp_path / "elsewhere.png")
+    (tmp_path / "set").mkdir()
+    record = {
+        "image": str(tmp_path / "elsewhere.png"),
+        "values": [5],
+        "dice": [{"value": 5, "box": [20, 20, 76, 76]}],
+    }
+    (tmp_path / "set" / "truth.jsonl").write_text(json.dumps(record) + "\n")
+    assert main(["eval-vision", str(tmp_path / "set" / "truth.jsonl"), "--json", "--misreads"]) == 0
+    misreads = json.loads(capsys.readouterr().out)["misreads"]
+    assert [(row["image"], row["kind"]) for row in misreads] == [
+        ((tmp_path / "elsewhere.png").as_posix(), "missed"),
+        ((tmp_path / "elsewhere.png").as_posix(), "false"),
+    ]
+
+
 def test_eval_vision_refuses_a_missing_set(tmp_path, capsys):
     assert main(["eval-vision", str(tmp_path / "nope.jsonl"), "--json"]) == 2
     assert "no such truth file" in capsys.readouterr().err
