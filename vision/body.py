@@ -216,6 +216,7 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray, 
     mask = wall.astype(np.uint8)
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     holes = [contour for contour, links in zip(contours, hierarchy[0], strict=True) if links[3] >= 0]
+    outlines = [contour for contour, links in zip(contours, hierarchy[0], strict=True) if links[3] < 0]
     centers, areas = np.zeros((0, 2)), np.zeros(0)
     largest = max(holes, key=cv2.contourArea) if holes else None
     # A floor the dice roll on holds many of them; a smaller hole is a gap in the wall's own pattern.
@@ -236,12 +237,13 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray, 
             continue
         notched, notch_areas = _dice_in(labels == index, float(area), typical)
         centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
-    return centers, areas, _rim(wall, largest)
+    return centers, areas, _rim(wall, outlines, largest)
 
 
-def _rim(wall: np.ndarray, floor: np.ndarray) -> np.ndarray:
-    """The top of a tray's wall (a mask), the wall being the blob `wall` and `floor` the outline of its
-    largest hole: the wall's pixels nearer the outside than `RIM_SHARE` of their distance from the floor.
+def _rim(wall: np.ndarray, outlines: list[np.ndarray], floor: np.ndarray) -> np.ndarray:
+    """The top of a tray's wall (a mask), the wall being the blob `wall`, `outlines` its outer contours and
+    `floor` the outline of its largest hole: the wall's pixels nearer the outside than `RIM_SHARE` of their
+    distance from the floor.
 
     Seen from above, a tray's wall runs from the floor up its inner side to its top; the dice lie on the
     floor, against the wall or leaning on its inner side, while a reflection in a glossy wall appears on its
@@ -250,14 +252,12 @@ def _rim(wall: np.ndarray, floor: np.ndarray) -> np.ndarray:
     Distances are measured to the floor's outline itself, not its hull: dice along the wall notch the
     floor, and their wall is the part behind them.
     """
-    mask = wall.astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.fillPoly(filled, contours, 1)
+    filled = np.zeros(wall.shape, np.uint8)
+    cv2.fillPoly(filled, outlines, 1)
     # The frame's edge counts as outside: a tray cut by it has its top there.
     bordered = cv2.copyMakeBorder(filled, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     to_outside = cv2.distanceTransform(bordered, cv2.DIST_L2, 3)[1:-1, 1:-1]
-    off_floor = np.ones_like(mask)
+    off_floor = np.ones_like(filled)
     cv2.fillPoly(off_floor, [floor], 0)
     to_floor = cv2.distanceTransform(off_floor, cv2.DIST_L2, 3)
     return wall & (to_outside < RIM_SHARE * to_floor)

@@ -40,32 +40,28 @@ def misreads(result: ImageResult) -> list[Misread] | None:
     truth = result.sample.dice
     if not truth:
         return None
-    pairs = sorted(
-        (_gap(true, die), t, d)
-        for t, true in enumerate(truth)
-        for d, die in enumerate(result.found)
-        if _gap(true, die) <= MATCH_SHARE
-    )
+    gaps = ((_gap(true, die), t, d) for t, true in enumerate(truth) for d, die in enumerate(result.found))
+    pairs = sorted(pair for pair in gaps if pair[0] <= MATCH_SHARE)
     matched_truth: dict[int, int] = {}
     matched_dice: set[int] = set()
     for _, t, d in pairs:
         if t not in matched_truth and d not in matched_dice:
             matched_truth[t] = d
             matched_dice.add(d)
-    found = []
+    listed = []
     for t, true in enumerate(truth):
         if t not in matched_truth:
-            found.append(Misread("missed", true.value, 0, _center(true), 0.0))
+            listed.append(Misread("missed", true.value, 0, _center(true), 0.0))
             continue
         die = result.found[matched_truth[t]]
         if die.value != true.value:
-            found.append(Misread("wrong", true.value, die.value, _center(true), die.confidence))
-    found += [
+            listed.append(Misread("wrong", true.value, die.value, _center(true), die.confidence))
+    listed += [
         Misread("false", 0, die.value, die.center, die.confidence)
         for d, die in enumerate(result.found)
         if d not in matched_dice
     ]
-    return found
+    return listed
 
 
 def _center(die: TrueDie) -> tuple[float, float]:
