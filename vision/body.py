@@ -41,7 +41,8 @@ STEEP_PERCENTILE = 90
 # Dice that touch make one blob. When at least MIN_ALIKE blobs are single dice (compact), their median area
 # is a die's, and a blob of more than one and a half times that, up to a heap of twelve, is split into as
 # many dice as its area holds (rounded). A lone blob is no measure: a die seen at a slant, its side face and
-# its shadow make one blob of twice its top face.
+# its shadow make one blob of twice its top face. (The dice against a tray's wall are looked for with fewer:
+# a die's area taken too large there finds fewer notches, never more; `_notches`.)
 MIN_ALIKE = 3
 SPLIT_AREAS = (1.5, 12.0)
 # ... unless the blob is one die seen with its side faces and shadow: up to this many dice's area, with its
@@ -182,19 +183,20 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     single = compact.copy()
     centers, areas = np.zeros((0, 2)), np.zeros(0)
     rim = np.zeros(mask.shape, bool)
-    if compact.sum() >= MIN_ALIKE:
-        typical = float(np.median(area[compact]))
-        large = area >= SPLIT_AREAS[0] * typical
-        heaps = inside & large & (area <= SPLIT_AREAS[1] * typical) & (area >= HEAP_FILL * width * height)
-        for index in np.flatnonzero(heaps):
-            if compact[index] or _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1]):
-                single[index] = False
-                heaped, heap_areas = _dice_in(labels == index + 1, float(area[index]), typical)
-                centers, areas = np.vstack([centers, heaped]), np.concatenate([areas, heap_areas])
-        for index in np.flatnonzero(large & ~heaps):
-            notched, notch_areas, top = _notches(labels == index + 1, typical)
-            centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
-            rim |= top
+    typical = float(np.median(area[compact]))
+    large = area >= SPLIT_AREAS[0] * typical
+    heaps = inside & large & (area <= SPLIT_AREAS[1] * typical) & (area >= HEAP_FILL * width * height)
+    heaps &= compact.sum() >= MIN_ALIKE
+    for index in np.flatnonzero(heaps):
+        if compact[index] or _has_edge(lab, surface, distance, labels, int(index) + 1, stats[index + 1]):
+            single[index] = False
+            heaped, heap_areas = _dice_in(labels == index + 1, float(area[index]), typical)
+            centers, areas = np.vstack([centers, heaped]), np.concatenate([areas, heap_areas])
+    # A tray whose dice mostly lie against its walls leaves few of them free: one is measure enough there.
+    for index in np.flatnonzero(large & ~heaps):
+        notched, notch_areas, top = _notches(labels == index + 1, typical)
+        centers, areas = np.vstack([centers, notched]), np.concatenate([areas, notch_areas])
+        rim |= top
     sides = np.sqrt(area[single]) / factor
     centers = np.vstack([centroids[1:][single], centers]) / factor
     sizes = np.concatenate([sides, np.sqrt(areas) / factor])
