@@ -53,18 +53,30 @@ def agree(readings: list[Reading]) -> Reading:
 
 
 def _same_dice(readings: list[Reading]) -> list[dict[int, Die]]:
-    """The dice of all readings in groups of one die each, by reading index: at most one per reading."""
+    """The dice of all readings in groups of one die each, by reading index: at most one per reading.
+
+    Each reading's dice join the groups nearest them first: a die lying near two groups (a small die read
+    beside a large one at one size, one die read larger at another) is the nearer one's, or one die would
+    come out twice, a few pixels apart, with two values.
+    """
     groups: list[dict[int, Die]] = []
     for index, reading in enumerate(readings):
-        for die in reading.dice:
-            group = next(
-                (group for group in groups if index not in group and _near(next(iter(group.values())), die)),
-                None,
-            )
-            if group is None:
-                groups.append({index: die})
+        firsts = [next(iter(group.values())) for group in groups]  # the die each group began with
+        pairs = sorted(
+            (math.dist(first.center, die.center), which, number)
+            for which, first in enumerate(firsts)
+            for number, die in enumerate(reading.dice)
+            if _near(first, die)
+        )
+        joined: dict[int, int] = {}  # die number -> group number
+        for _, which, number in pairs:
+            if number not in joined and which not in joined.values():
+                joined[number] = which
+        for number, die in enumerate(reading.dice):
+            if number in joined:
+                groups[joined[number]][index] = die
             else:
-                group[index] = die
+                groups.append({index: die})
     return groups
 
 

@@ -70,3 +70,20 @@ def test_a_frame_no_size_could_read_keeps_its_problem():
     blank = reading(problem="the frame is blank (no contrast)")
     assert agree([blank, blank, blank]).problem == "the frame is blank (no contrast)"
     assert agree([blank, reading(die(1, 100)), reading(die(1, 100))]).problem is None
+
+
+def test_a_die_near_two_groups_joins_the_nearer_so_no_die_comes_out_twice():
+    """One size reads a die and, half a die off, a small face beside it; the next size reads the die a
+    little lower, and the largest reads it larger still, nearer the die than the small face but near enough
+    to both. Joined to the first group it met, it made two dice 6 px apart with two values (nell-byler
+    112623: a 6 and a 4 on one die held in a hand)."""
+    agreed = agree(
+        [
+            reading(die(3, 174, y=575, size=15), die(3, 190, y=581, size=37)),
+            reading(die(4, 193, y=591, size=30)),
+            reading(die(6, 187, y=589, size=43)),
+        ]
+    )
+    assert agreed.values == [6]  # three values, one each: the largest, doubtful
+    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
+    assert [region.center for region in agreed.unreadable] == [(174, 575)]
