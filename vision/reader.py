@@ -75,7 +75,7 @@ How it reads, in order:
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from statistics import median
 from typing import Any
 
@@ -225,6 +225,21 @@ PIP_GRAIN = 3
 SIZE_WITNESSES = 2
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A frame made ready to read (`DiceReader._prepare`): the same at every working size."""
+
+    image: np.ndarray  # 8-bit BGR, exposed
+    offset: tuple[int, int]  # where the tray region starts in it (x, y)
+    tray: np.ndarray  # the tray region of `image` (all of it without a tray)
+    gray: np.ndarray  # the tray region's lightness
+    bodies: Bodies | None
+    spread: float  # the brightness range pip thresholds are a share of
+    threshold: float  # the contrast a pip needs in gray
+    die_px: float  # the die side to read with, in frame pixels
+    body_px: float | None  # the side the dice bodies measure, when no profile fixes the die size
+
+
 class DiceReader:
     """Reads dice from frames; configured once by a calibration profile, then called for every frame."""
 
@@ -255,8 +270,17 @@ class DiceReader:
         `extras["die_px"]` is the die side read with, in frame pixels: measured by the pips (their diameter
         over `pip_size`) or the dice bodies, or the profile's. Auto-calibration keeps it as the profile's.
         """
+        prepared = self._prepare(frame)
+        if isinstance(prepared, Reading):
+            return prepared
         if self._agreeing:
-            return agree([reader.read(frame) for reader in self._agreeing])
+            return agree([reader._read_prepared(prepared) for reader in self._agreeing])
+        return self._read_prepared(prepared)
+
+    def _prepare(self, frame: Any) -> Prepared | Reading:
+        """What every working size reads alike (`Prepared`), or the `Reading` that says why there is
+        nothing to read: the frame made 8-bit and exposed, its tray, dice bodies, pip threshold and die size.
+        The readers at `AGREEING_DIE_PX` share this profile, so it is done once for all of them."""
         image, problem = as_bgr(frame)
         if image is None:
             size = _frame_size(frame)
@@ -279,6 +303,12 @@ class DiceReader:
             die_px = body_px  # pips too faint in gray (coloured pips): the dice bodies still tell the size
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
+        return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px, body_px)
+
+    def _read_prepared(self, prepared: Prepared) -> Reading:
+        """The dice of a prepared frame (`_prepare`), read with dice `work_die_px` wide."""
+        gray, tray, bodies, threshold = prepared.gray, prepared.tray, prepared.bodies, prepared.threshold
+        die_px, body_px = prepared.die_px, prepared.body_px
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
         witnessed = bodies is not None and bodies.count >= SIZE_WITNESSES
         if body_px is not None and witnessed and not 0.5 < body_px / die_px < 2.0:
@@ -292,12 +322,15 @@ class DiceReader:
         # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
         # by their pips' size (large pips measure a die 1.4 times its face).
         measured = measured_die(faces, die_px * scale)
-        dice, unreadable = _to_frame(faces, work_shape, scale, (x0, y0), measured)
+        dice, unreadable = _to_frame(faces, work_shape, scale, prepared.offset, measured)
+        image = prepared.image
         if tray.shape != image.shape:
+            x0, y0 = prepared.offset
             floor = (x0, y0, x0 + tray.shape[1], y0 + tray.shape[0])
             dice, unreadable = self._read_at_walls(image, floor, dice, unreadable, measured / scale)
         problem = None if dice or unreadable else "no dice found"
-        extras = {"die_px": die_px, "scale": scale, "contrast": spread}
+        extras = {"die_px": die_px, "scale": scale, "contrast": prepared.spread}
+        height, width = image.shape[:2]
         return Reading(tuple(dice), tuple(unreadable), (width, height), problem, extras)
 
     def _read_at(
