@@ -18,7 +18,13 @@ much of the accuracy holds for a camera with more pixels on the dice (a Raspberr
 Bicubic interpolation also overshoots a little at edges, as a camera's own sharpening does: the row counts
 both (nell-byler loses about half as much enlarged bilinearly).
 
-With either, each set gets one more row: the share of its photos read exactly in every variant, as taken
+With `--distant`, each set is also read with every photo set in the middle of a frame three times as wide
+and high, the rest the colour of the photo's own border (blended into it over a band, so no edge stands
+out): the same dice at a third of their share of the frame, as a camera farther away or with a wider lens
+sees them (a Raspberry Pi camera's still of a whole tray shows dice 2 to 4% of its height). The reader's
+first estimates run on copies of a fixed size, so this row shows whether it still finds such dice.
+
+With any of them, each set gets one more row: the share of its photos read exactly in every variant, as taken
 included. Every variant shows the same dice, so a hand read right in some and wrong in others rests on a
 threshold that the pixel grid decides; only the hands right in all of them are read for a reason that holds
 on photos the reader was not tuned on.
@@ -47,6 +53,7 @@ SIM_FRAMES = 30
 TURNS = {"turned 90": cv2.ROTATE_90_CLOCKWISE, "turned 180": cv2.ROTATE_180}  # --turned: label -> rotation
 TIMING_REPEATS = 3  # each simulated frame is read this many times, and its fastest read counts (`_timing`)
 ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 one a Pi camera's 3200x2400
+DISTANCE = 3  # --distant: a photo fills the middle ninth of the frame it is read in
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--enlarged", action="store_true", help=f"also read every set with its photos enlarged {ENLARGEMENT}x"
     )
+    parser.add_argument(
+        "--distant",
+        action="store_true",
+        help=f"also read every set with each photo in the middle of a frame {DISTANCE}x as wide and high",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -68,7 +80,7 @@ def handle(args: argparse.Namespace) -> int:
     header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
-    variants = _variants(args.turned, args.enlarged)
+    variants = _variants(args.turned, args.enlarged, args.distant)
     for folder in sets:
         for row in _rows(folder, variants):
             print(row)
@@ -79,7 +91,7 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _variants(turned: bool, enlarged: bool) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+def _variants(turned: bool, enlarged: bool, distant: bool) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     """The photo variants asked for, by row label: each changes a photo before it is read (untimed)."""
     variants = {}
     if turned:
@@ -89,7 +101,27 @@ def _variants(turned: bool, enlarged: bool) -> dict[str, Callable[[np.ndarray], 
         variants[f"enlarged {ENLARGEMENT}x"] = lambda frame: cv2.resize(
             frame, None, fx=ENLARGEMENT, fy=ENLARGEMENT, interpolation=cv2.INTER_CUBIC
         )
+    if distant:
+        variants[f"from {DISTANCE}x as far"] = _from_afar
     return variants
+
+
+def _from_afar(frame: np.ndarray) -> np.ndarray:
+    """`frame` in the middle of one `DISTANCE` times as wide and high, filled with the median colour of its
+    outermost rows and columns, into which it fades over a twentieth of its shorter side (a hard edge would
+    be a tray's wall that the photo does not show)."""
+    height, width = frame.shape[:2]
+    border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]]).astype(np.float32)
+    canvas = np.empty((height * DISTANCE, width * DISTANCE, 3), np.float32)
+    canvas[:] = np.median(border, axis=0)
+    band = max(2, min(height, width) // 20)
+    weight = np.zeros((height, width), np.float32)
+    weight[band:-band, band:-band] = 1.0
+    weight = cv2.GaussianBlur(weight, (0, 0), band / 2)[:, :, None]
+    top, left = height * (DISTANCE - 1) // 2, width * (DISTANCE - 1) // 2
+    middle = canvas[top : top + height, left : left + width]
+    canvas[top : top + height, left : left + width] = middle * (1 - weight) + frame * weight
+    return np.rint(canvas).astype(np.uint8)
 
 
 def _rows(folder: Path, variants: dict[str, Callable[[np.ndarray], np.ndarray]]) -> Iterator[str]:

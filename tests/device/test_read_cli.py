@@ -156,6 +156,34 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     ]
 
 
+def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_times_as_large(
+    tmp_path, capsys, monkeypatch
+):
+    """The same die at a third of its share of the frame, as a camera farther away sees it: the photo in the
+    middle of a frame 3 times as wide and high, filled with the colour of the photo's border."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    frames = []
+    original_read = DiceReader.read
+
+    def read_keeping_frame(self, frame):
+        frames.append(frame)
+        return original_read(self, frame)
+
+    monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--distant"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
+    labels = ["tiny", "tiny from 3x as far", "tiny every variant"]
+    assert [row.split("|")[1].strip() for row in rows] == labels
+    assert all("100.0%" in row for row in rows)
+    photo, afar = frames[0], frames[1]
+    assert afar.shape == (720, 960, 3)
+    assert np.array_equal(afar[240 + 40 : 480 - 40, 320 + 40 : 640 - 40], photo[40:-40, 40:-40])
+    assert (afar[:200, :200] == 110).all() and (afar[-200:, -200:] == 110).all()
+
+
 def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
     """Photo a is misread turned a quarter round, photo b turned a half round: each turned row reads half
     the hands, and no hand is read right in every variant (neither the worst row nor their mean)."""
