@@ -7,7 +7,9 @@ How it reads, in order:
    tray, at least that near their bodies, `SPARSE_SHARE`), and never within a few times its pixel jitter
    (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
-   size of pips that have a like-sized neighbour, times the die-to-pip ratio). The dice bodies (`vision.body`:
+   size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
+   when the frame is larger and those see several times as many such pips (dice a small share of a large
+   frame, whose pips the small copy cannot see: `FINER_PAIRS`). The dice bodies (`vision.body`:
    compact blobs that stand out from the surface) give a second opinion; when two or more bodies disagree with
    the pips by more than twice, the frame is read at both sizes and the reading with more dice wins (replacing
    dice read at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too).
@@ -147,6 +149,17 @@ AGREEING_DIE_PX = (57.0, 60.0, 63.0)
 ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
 MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
 MAX_DIE_SHARE = 0.4
+# Dice a small share of a large frame (a Pi camera's 8 MP still of a tray, dice 2 to 4% of its height) have
+# pips under 2 px in that copy, too small for `find_pips`: it finds nothing there, or takes whole dice for
+# pips. So a frame larger than the copy is estimated again on copies twice as fine, each smaller than the
+# frame, until the smallest die believed shows pips of RESOLVED_PIP_PX; a finer copy's estimate replaces
+# the coarser one when it finds pips with a like-sized neighbour where the coarser found none, or
+# FINER_PAIRS times as many, measuring smaller dice: a face shows three or four pips on average, so a copy
+# that sees the pips sees several times as many as one that took the dice for pips. (A copy as large as
+# the frame is not used: on the shared photos, read at their own size, it measured pips finer than the
+# reader's tuning expects, and lost hands.)
+RESOLVED_PIP_PX = 3.0
+FINER_PAIRS = 4
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 # A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
@@ -652,10 +665,28 @@ class DiceReader:
         return x0, y0, image[y0:y1, x0:x1]
 
     def _die_px(self, gray: np.ndarray, threshold: float, short_side: int) -> float | None:
-        """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour."""
+        """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour, on
+        the coarsest copy of the frame that sees them (`FINER_PAIRS`)."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
-        shrink = min(1.0, ESTIMATE_SHORT_SIDE / min(gray.shape))
+        copy = ESTIMATE_SHORT_SIDE
+        die, pairs = self._estimate_die(gray, threshold, short_side, copy)
+        smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
+        while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
+            copy *= 2
+            finer, finer_pairs = self._estimate_die(gray, threshold, short_side, copy)
+            sees_more = die is None or (finer_pairs >= max(1, FINER_PAIRS * pairs) and finer < die)
+            if finer is not None and sees_more:
+                die, pairs = finer, finer_pairs
+        return die
+
+    def _estimate_die(
+        self, gray: np.ndarray, threshold: float, short_side: int, copy: int
+    ) -> tuple[float | None, int]:
+        """(die side in frame pixels or None, how many pips have a like-sized neighbour) as measured on a
+        copy of `gray` `copy` pixels short (or `gray` itself, when smaller): the median size of those pips
+        over `pip_size`."""
+        shrink = min(1.0, copy / min(gray.shape))
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
         pips = find_pips(
@@ -669,7 +700,7 @@ class DiceReader:
             cores=False,
         )
         if len(pips) == 0:
-            return None
+            return None, 0
         gaps = np.hypot(pips.x[:, None] - pips.x[None, :], pips.y[:, None] - pips.y[None, :])
         ratio = pips.diameter[:, None] / pips.diameter[None, :]
         alike = (ratio < 1.5) & (ratio > 1 / 1.5) & (pips.dark[:, None] == pips.dark[None, :])
@@ -678,7 +709,7 @@ class DiceReader:
         paired = (alike & near).any(axis=1)
         sizes = pips.diameter[paired] if paired.any() else pips.diameter
         die = float(np.median(sizes)) / self.params["pip_size"] / shrink
-        return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
+        return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side)), int(paired.sum())
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
