@@ -141,7 +141,7 @@ class Bodies:
         return 0 <= x < width and 0 <= y < height and bool(self.rim[y, x])
 
 
-def find_bodies(image: np.ndarray) -> Bodies | None:
+def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodies | None:
     """The dice-like bodies in `image`, or None when nothing stands out from the surface.
 
     A second opinion for the reader: its pip-based estimate can take whole dark dice on a pale board for the
@@ -149,14 +149,15 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
     pips). The surface window is a third of the shorter side, so this sees dice up to about a sixth of it:
     the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`), and
     the dice lying against a tray's wall are told by the notches they cut into its floor (`_notches`), as
-    the top of the wall is (`Bodies.rim`).
+    the top of the wall is (`Bodies.rim`). The blobs are found on a copy `short_side` pixels short, where the
+    dice of a tray are a few pixels wide; dice a small share of a large frame need a finer one.
     """
-    factor = BODY_SHORT_SIDE / min(image.shape[:2])
+    factor = short_side / min(image.shape[:2])
     small = resize(image, factor)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # The surface is smooth: its median is taken on a half-size copy (four times cheaper) and scaled up.
     half = resize(lab, 0.5)
-    surface = cv2.resize(cv2.medianBlur(half, int(BODY_SHORT_SIDE / 6) | 1), lab.shape[1::-1])
+    surface = cv2.resize(cv2.medianBlur(half, int(short_side / 6) | 1), lab.shape[1::-1])
     distance = colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
     texture = float(np.median(distance[::2, ::2]))  # a quarter of the pixels tell the median as well
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
@@ -172,7 +173,7 @@ def find_bodies(image: np.ndarray) -> Bodies | None:
         & (area >= 9)
         & (area >= 0.5 * width * height)
         & (longer <= 2 * shorter)
-        & (longer <= BODY_SHORT_SIDE / 6)
+        & (longer <= short_side / 6)
     )
     if count <= 1 or not compact.any():
         return None

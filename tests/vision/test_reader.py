@@ -92,6 +92,29 @@ def test_dice_a_small_share_of_a_pi_still_are_measured_on_a_finer_copy(die):
     assert reading.extras["die_px"] < 1.5 * die  # the drawn pips measure a die 1.3 times its side
 
 
+def test_dice_bodies_are_looked_for_again_where_the_die_size_says_they_are_a_few_pixels(monkeypatch):
+    """Dice 56 px wide in a 3280x2464 still are 3.6 px wide in the 160 px copy the bodies are first found
+    on: once the pips tell their size, the bodies are found again on a copy where a die is `BODY_DIE_PX`
+    wide. Dice 10% of a frame's height are not: their bodies were measured well the first time."""
+    copies = []
+    original = reader_module.find_bodies
+
+    def noting_the_copy(tray, short_side=160):
+        copies.append(short_side)
+        return original(tray, short_side)
+
+    monkeypatch.setattr(reader_module, "find_bodies", noting_the_copy)
+    frame, _ = draw_dice([5, 2, 6, 3, 1], size=(3280, 2464), die=56)
+    reading = DiceReader().read(frame)
+    assert reading.values == [5, 2, 6, 3, 1]
+    die_in_copy = reading.extras["die_px"] * 160 / 2464
+    assert copies[:2] == [160, pytest.approx(160 * reader_module.BODY_DIE_PX / die_in_copy)]
+    copies.clear()
+    frame, _ = draw_dice([5, 2, 6, 3, 1])
+    assert DiceReader().read(frame).values == [5, 2, 6, 3, 1]
+    assert copies == [160]
+
+
 def test_small_dice_are_enlarged_to_the_working_size():
     """Dice 24 px wide are read at the full working size (2.5 times), not at a coarser one."""
     frame, _ = draw_dice([4, 6, 3, 5, 2], die=24)
@@ -860,7 +883,7 @@ def test_small_bodies_that_are_a_dies_own_pips_do_not_overrule_the_pip_based_die
         for column in range(10):
             cv2.circle(frame, (60 + column * 9, 60 + row * 9), 2, (60, 60, 60), -1, cv2.LINE_AA)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
-    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 100.0)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side, bodies: 100.0)
     centres = np.array([[425.0, 275.0], [475.0, 325.0]])
     for count in (1, 2):
         bodies = Bodies(centres[:count], 14.0, np.full(count, 14.0))
@@ -879,7 +902,7 @@ def test_a_row_of_dark_dice_read_as_one_big_three_is_read_again_at_the_size_of_t
         for offset in (-6, 6):
             cv2.circle(frame, (x + offset, y + offset), 2, (235, 235, 235), -1, cv2.LINE_AA)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
-    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 150.0)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side, bodies: 150.0)
     monkeypatch.setattr(reader_module, "find_bodies", lambda tray: Bodies(centres, 26.0, np.full(3, 26.0)))
     assert DiceReader().read(frame).values == [2, 2, 2]
 
@@ -952,7 +975,7 @@ def test_a_one_near_the_frame_edge_is_judged_cut_by_the_die_size_its_neighbours_
     frame, _ = draw_dice([3, 4, 5], die=56)
     cv2.rectangle(frame, (292, 2), (348, 58), (235, 235, 235), -1)
     cv2.circle(frame, (320, 30), 5, (25, 25, 25), -1, cv2.LINE_AA)
-    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side: 84.0)
+    monkeypatch.setattr(DiceReader, "_die_px", lambda self, gray, threshold, short_side, bodies: 84.0)
     reading = DiceReader().read(frame)
     assert sorted(reading.values) == [1, 3, 4, 5]
     assert not reading.unreadable
