@@ -184,6 +184,31 @@ def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_t
     assert (afar[:200, :200] == 110).all() and (afar[-200:, -200:] == 110).all()
 
 
+def test_bench_vision_recompressed_reads_every_photo_saved_again_as_a_jpeg(tmp_path, capsys, monkeypatch):
+    """The same photo through one more JPEG encoder: its size kept, its pixels a level or two off."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    frames = []
+    original_read = DiceReader.read
+
+    def read_keeping_frame(self, frame):
+        frames.append(frame)
+        return original_read(self, frame)
+
+    monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--recompressed"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
+    labels = ["tiny", "tiny re-saved q95", "tiny every variant"]
+    assert [row.split("|")[1].strip() for row in rows] == labels
+    assert all("100.0%" in row for row in rows)
+    photo, saved = frames[0].astype(int), frames[1].astype(int)
+    assert saved.shape == photo.shape
+    assert not np.array_equal(saved, photo)
+    assert np.abs(saved - photo).mean() < 2.0
+
+
 def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
     """Photo a is misread turned a quarter round, photo b turned a half round: each turned row reads half
     the hands, and no hand is read right in every variant (neither the worst row nor their mean)."""
