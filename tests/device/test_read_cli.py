@@ -156,11 +156,9 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     ]
 
 
-def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_times_as_large(
-    tmp_path, capsys, monkeypatch
-):
-    """The same die at a third of its share of the frame, as a camera farther away sees it: the photo in the
-    middle of a frame 3 times as wide and high, filled with the colour of the photo's border."""
+def _bench_one_variant(tmp_path, capsys, monkeypatch, flag):
+    """Run bench-vision with `flag` on a set of one photo (a die showing 2): (the set's row labels, whether
+    each row read every hand, the frames the reader was given in order: the photo as taken first)."""
     folder = tmp_path / "tiny"
     (folder / "images").mkdir(parents=True)
     _photo(folder / "images" / "a.png")
@@ -173,11 +171,19 @@ def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_t
         return original_read(self, frame)
 
     monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
-    assert main(["bench-vision", "--datasets", str(tmp_path), "--distant"]) == 0
+    assert main(["bench-vision", "--datasets", str(tmp_path), flag]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
-    labels = ["tiny", "tiny from 3x as far", "tiny every variant"]
-    assert [row.split("|")[1].strip() for row in rows] == labels
-    assert all("100.0%" in row for row in rows)
+    return [row.split("|")[1].strip() for row in rows], all("100.0%" in row for row in rows), frames
+
+
+def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_times_as_large(
+    tmp_path, capsys, monkeypatch
+):
+    """The same die at a third of its share of the frame, as a camera farther away sees it: the photo in the
+    middle of a frame 3 times as wide and high, filled with the colour of the photo's border."""
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--distant")
+    assert labels == ["tiny", "tiny from 3x as far", "tiny every variant"]
+    assert all_read
     photo, afar = frames[0], frames[1]
     assert afar.shape == (720, 960, 3)
     assert np.array_equal(afar[240 + 40 : 480 - 40, 320 + 40 : 640 - 40], photo[40:-40, 40:-40])
@@ -186,23 +192,9 @@ def test_bench_vision_distant_reads_every_photo_in_the_middle_of_a_frame_three_t
 
 def test_bench_vision_recompressed_reads_every_photo_saved_again_as_a_jpeg(tmp_path, capsys, monkeypatch):
     """The same photo through one more JPEG encoder: its size kept, its pixels a level or two off."""
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
-    frames = []
-    original_read = DiceReader.read
-
-    def read_keeping_frame(self, frame):
-        frames.append(frame)
-        return original_read(self, frame)
-
-    monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
-    assert main(["bench-vision", "--datasets", str(tmp_path), "--recompressed"]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
-    labels = ["tiny", "tiny re-saved q95", "tiny every variant"]
-    assert [row.split("|")[1].strip() for row in rows] == labels
-    assert all("100.0%" in row for row in rows)
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--recompressed")
+    assert labels == ["tiny", "tiny re-saved q95", "tiny every variant"]
+    assert all_read
     photo, saved = frames[0].astype(int), frames[1].astype(int)
     assert saved.shape == photo.shape
     assert not np.array_equal(saved, photo)
