@@ -261,7 +261,6 @@ class Prepared:
     spread: float  # the brightness range pip thresholds are a share of
     threshold: float  # the contrast a pip needs in gray
     die_px: float  # the die side to read with, in frame pixels
-    body_px: float | None  # the side the dice bodies measure, when no profile fixes the die size
 
 
 class DiceReader:
@@ -322,24 +321,25 @@ class DiceReader:
             return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
         threshold = self._pip_threshold(spread, grain)
         die_px = self._die_px(gray, threshold, min(height, width), bodies)
-        body_px = bodies.size if bodies is not None and self.profile.die_size is None else None
         if die_px is None:
-            die_px = body_px  # pips too faint in gray (coloured pips): the dice bodies still tell the size
+            die_px = self._body_px(bodies)  # pips too faint in gray (coloured pips): the bodies tell the size
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
         body_die = die_px * BODY_SHORT_SIDE / min(gray.shape)
         if body_die < BODY_DIE_PX:
             bodies = find_bodies(tray, min(BODY_SHORT_SIDE * BODY_DIE_PX / body_die, min(gray.shape)))
-            body_px = bodies.size if bodies is not None and self.profile.die_size is None else None
-        return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px, body_px)
+        return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px)
+
+    def _body_px(self, bodies: Bodies | None) -> float | None:
+        """The die side the dice `bodies` measure, in frame pixels, unless the profile fixes the die size."""
+        return bodies.size if bodies is not None and self.profile.die_size is None else None
 
     def _read_prepared(self, prepared: Prepared) -> Reading:
         """The dice of a prepared frame (`_prepare`), read with dice `work_die_px` wide."""
         gray, tray, bodies, threshold = prepared.gray, prepared.tray, prepared.bodies, prepared.threshold
-        die_px, body_px = prepared.die_px, prepared.body_px
+        die_px, body_px = prepared.die_px, self._body_px(bodies)
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
-        witnessed = bodies is not None and bodies.count >= SIZE_WITNESSES
-        if body_px is not None and witnessed and not _sizes_agree(bodies, die_px, SIZES_DIFFER):
+        if body_px is not None and _witnessed(bodies) and not _sizes_agree(bodies, die_px, SIZES_DIFFER):
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice
             # (when it replaces dice, read on bodies: `SIZE_WITNESSES`).
@@ -824,10 +824,14 @@ class DiceReader:
         return [face for face in faces if id(face) not in refused]
 
 
+def _witnessed(bodies: Bodies | None) -> bool:
+    """Whether there are `SIZE_WITNESSES` dice bodies or more: enough for their size to count."""
+    return bodies is not None and bodies.count >= SIZE_WITNESSES
+
+
 def _sizes_agree(bodies: Bodies | None, die_px: float, within: float) -> bool:
     """Whether `SIZE_WITNESSES` dice bodies or more measure dice within `within` times `die_px` either way."""
-    witnessed = bodies is not None and bodies.count >= SIZE_WITNESSES
-    return witnessed and 1 / within < bodies.size / die_px < within
+    return _witnessed(bodies) and 1 / within < bodies.size / die_px < within
 
 
 def _same_die(face: Face, other: Face) -> bool:
