@@ -4,17 +4,18 @@ How it reads, in order:
 1. The frame is made 8-bit BGR (`vision.frames`), brightened when it is underexposed (its brightest half
    percent below three quarters of full scale: a dim room), and cropped to the profile's tray. Pip
    thresholds are a share of its brightness range (1st to 99th percentile; when a few dice lie on a plain
-   tray, at least that near their bodies, `SPARSE_SHARE`), and never within a few times its pixel jitter
-   (`PIP_GRAIN`).
+   tray, at least that near their bodies and on them, `SPARSE_SHARE`), and never within a few times its
+   pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
    frame, whose pips the small copy cannot see: `FINER_PAIRS`), unless two dice bodies confirm the small
    copy's size (`SIZES_CONFIRM`). The dice bodies (`vision.body`: compact blobs that stand out from the
-   surface, looked for again on a finer copy when the size says dice are a few pixels wide in theirs:
-   `BODY_DIE_PX`) give a second opinion; when two or more bodies disagree with the pips by more than twice
-   (`SIZES_DIFFER`), the frame is read at both sizes and the reading with more dice wins (replacing dice read
-   at the pips' size only with dice read on two bodies or more: a white die's pips are bodies too).
+   surface, looked for on finer copies when the usual one shows fewer than two, and again on a finer copy
+   when the size says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two
+   or more bodies disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both
+   sizes and the reading with more dice wins (replacing dice read at the pips' size only with dice read on
+   two bodies or more: a white die's pips are bodies too).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -86,7 +87,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.body import BODY_SHORT_SIDE, Bodies, body_contrast, colour_distance, estimate_surface, find_bodies
+from vision.body import (
+    BODY_SHORT_SIDE,
+    MIN_ALIKE,
+    Bodies,
+    body_contrast,
+    colour_distance,
+    estimate_surface,
+    find_bodies,
+)
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import Face, group_faces, measured_die, vote
@@ -170,6 +179,13 @@ SIZES_CONFIRM = 1.5
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where
 # they are that wide: a blob of a few pixels has no edge, shape or area to tell a die by.
 BODY_DIE_PX = 8.0
+# Before the die size is known: when the 160 px copy shows fewer than SIZE_WITNESSES bodies, they are looked
+# for on copies twice as fine, each at most half the frame's short side, until one shows more, and MIN_ALIKE
+# at least (`_bodies`). Dice under 2% of a large frame's height (many dice in a Pi camera's still of a whole
+# tray) are blobs of 3 px or less there, under the least area a die's blob has: then the pips' estimate,
+# which may take whole dice for pips, has no bodies to overrule it. A smaller frame's dice that small are too
+# small to read at all. A finer copy sees a white die's pips as bodies too (matteop65 from 3x as far), and a
+# patch of the frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept.
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 # A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
@@ -234,7 +250,10 @@ NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range mean
 # within 1 / sqrt(SPARSE_SHARE) (about 7) sides of each body, where dice cover that share as in a frame
 # full of them (a few dice in a 1280x720 frame, or one in a 640x480 one). Real photos with all dice but one
 # painted out read as before or better (nell-byler 321 -> 323 of 390 lone dice, matteop65 544 of 710 alike).
+# It is also at least the median range on the dice bodies themselves (`_range_on_dice`), bodies over
+# HEAP_SIDES times the typical side left out (a heap, a cable, a laptop's corner).
 SPARSE_SHARE = 0.02
+HEAP_SIDES = 2.0
 # A pip stands at least this many times the pixel jitter (`_grain`) from its face: below it, the sensor
 # noise of a dim frame makes pip-sized blobs by chance, and in a colour channel where the dice barely differ
 # from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos have a
@@ -312,7 +331,7 @@ class DiceReader:
         height, width = image.shape[:2]
         x0, y0, tray = self._tray(image)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
-        bodies = find_bodies(tray)
+        bodies = _bodies(tray)
         spread = _brightness_range(gray, bodies)
         if spread < MIN_SPREAD:
             return Reading(frame_size=(width, height), problem="the frame is blank (no contrast)")
@@ -378,7 +397,7 @@ class DiceReader:
         if coloured.size:
             box = _around(coloured, die_px * scale, work.shape)
             for channel in _colour_channels(tray):
-                spread = _brightness_range(channel)
+                spread = _brightness_range(channel, bodies)
                 if spread >= MIN_SPREAD:
                     threshold = self._pip_threshold(spread, _grain(channel))
                     readings.append(self._faces_in(channel, box, scale, die_px, threshold))
@@ -824,6 +843,21 @@ class DiceReader:
         return [face for face in faces if id(face) not in refused]
 
 
+def _bodies(image: np.ndarray) -> Bodies | None:
+    """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy, or, when that shows fewer
+    than `SIZE_WITNESSES`, on the first copy twice or four times as fine (at most half the frame's short
+    side) that shows `MIN_ALIKE` or more, without the top of a tray's wall (see the note after
+    `BODY_DIE_PX`: dice under 2% of a large frame's height are too small a blob for the 160 px copy)."""
+    short_side = BODY_SHORT_SIDE
+    bodies = find_bodies(image)
+    while (bodies is None or bodies.count < SIZE_WITNESSES) and 4 * short_side <= min(image.shape[:2]):
+        short_side *= 2
+        finer = find_bodies(image, short_side)
+        if finer is not None and finer.count >= MIN_ALIKE:
+            bodies = replace(finer, rim=None)
+    return bodies
+
+
 def _witnessed(bodies: Bodies | None) -> bool:
     """Whether there are `SIZE_WITNESSES` dice bodies or more: enough for their size to count."""
     return bodies is not None and bodies.count >= SIZE_WITNESSES
@@ -1022,9 +1056,9 @@ def _to_frame(
 
 def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
     """The 1st to 99th percentile of a sample of `image`'s levels; with `bodies`, dice bodies that cover less
-    than `SPARSE_SHARE` of it, at least that of the levels near them (a few dice on a plain tray). Only at
-    least: where the frame's own range is larger (a tray's black walls, glare), a threshold from the range
-    near the dice alone lets their reflections in a glossy wall pass for pips."""
+    than `SPARSE_SHARE` of it, at least that of the levels near them (a few dice on a plain tray) and on them
+    (`_range_on_dice`). Only at least: where the frame's own range is larger (a tray's black walls, glare), a
+    threshold from the range near the dice alone lets their reflections in a glossy wall pass for pips."""
     step = max(1, int(np.sqrt(image.size / 20000)))
     sample = image[::step, ::step]
     low, high = levels_at(sample, (0.01, 0.99))
@@ -1034,8 +1068,33 @@ def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
             half = side / np.sqrt(SPARSE_SHARE) / 2
             cv2.rectangle(near, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 1, -1)
         near_low, near_high = levels_at(sample[near > 0], (0.01, 0.99))
-        return float(max(high - low, near_high - near_low))
+        return float(max(high - low, near_high - near_low, _range_on_dice(image, bodies)))
     return float(high - low)
+
+
+def _range_on_dice(image: np.ndarray, bodies: Bodies) -> float:
+    """The median over dice `bodies` (those up to `HEAP_SIDES` of their typical side) of the 1st to 99th
+    percentile of `image`'s levels on each.
+
+    A few dice cover even their surroundings so thinly that their pips are under the 1st percentile there:
+    a tray's wood grain or felt, not the dice, then sets the threshold, and a grain's darker streaks pass for
+    twos (matteop65 from 3x as far: 5 false dice on one photo). On a die, its pips are a tenth of it. The
+    median, as dice of several sets differ: a white die beside a black one spans the whole range, and faint
+    coloured pips on a third would be lost to a threshold from it (nell-byler 112434).
+    """
+    height, width = image.shape[:2]
+    ranges = []
+    for (x, y), side in zip(bodies.centers, bodies.sizes, strict=True):
+        if side > HEAP_SIDES * bodies.size:
+            continue
+        half = side / 2
+        crop = image[
+            max(0, int(y - half)) : min(height, int(y + half) + 1),
+            max(0, int(x - half)) : min(width, int(x + half) + 1),
+        ]
+        low, high = levels_at(crop.ravel(), (0.01, 0.99))
+        ranges.append(high - low)
+    return float(median(ranges)) if ranges else 0.0
 
 
 def _grain(gray: np.ndarray) -> float:

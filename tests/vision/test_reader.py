@@ -115,6 +115,81 @@ def test_dice_bodies_are_looked_for_again_where_the_die_size_says_they_are_a_few
     assert copies == [160]
 
 
+def test_small_dark_dice_in_a_large_still_are_found_as_bodies_on_a_finer_copy():
+    """Three dark dice 28 px wide (1.1% of a 3280x2464 still's height) in a diagonal row pass for the
+    pips of one huge die showing 3. In the 160 px copy they are under 2 px, too small for a body each:
+    it sees one blob, the row, and nothing overruled that size; on a copy twice or four times as fine their
+    bodies tell theirs, and read at it each shows 2."""
+    frame = np.full((2464, 3280, 3), 190, np.uint8)
+    frame[:, 2600:], frame[:, :300] = 235, 110  # a white card and a dark rim: the frame's brightness range
+    frame = np.clip(frame + np.random.default_rng(3).normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+    for step in range(3):
+        x, y = int(1500 + 43 * step), int(1100 + 43 * step)
+        cv2.rectangle(frame, (x - 14, y - 14), (x + 14, y + 14), (50, 45, 40), -1)
+        for offset in (-7, 7):
+            cv2.circle(frame, (x + offset, y + offset), 2, (235, 235, 235), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    assert find_bodies(frame).count == 1
+    bodies = reader_module._bodies(frame)
+    assert bodies.count == 3 and 24 < bodies.size < 40
+    assert DiceReader().read(frame).values == [2, 2, 2]
+
+
+def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
+    """Finer copies are looked at, each at most half the frame's short side, while fewer than two bodies
+    are found, and one counts only with three bodies or more (a die's pips are bodies too on a fine copy);
+    the top of a tray's wall is not taken from it. A 640x480 frame's dice too small for the 160 px copy
+    are too small to read: it is looked at once."""
+    rim = np.ones((4, 4), bool)
+    found = {
+        160: None,
+        320: Bodies(np.array([[10.0, 10.0], [50.0, 10.0]]), 8.0, np.full(2, 8.0)),
+        640: Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0), rim),
+    }
+    copies = []
+
+    def finding(tray, short_side=160):
+        copies.append(short_side)
+        return found.get(short_side)
+
+    monkeypatch.setattr(reader_module, "find_bodies", finding)
+    bodies = reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8))
+    assert copies == [160, 320, 640] and bodies.count == 3 and bodies.rim is None
+    copies.clear()
+    assert reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8)[:1200]) is None
+    assert copies == [160, 320]
+    copies.clear()
+    assert reader_module._bodies(np.zeros((480, 640, 3), np.uint8)) is None
+    assert copies == [160]
+
+
+def _stains_beside_few_dice(stain: tuple[int, int, int]) -> np.ndarray:
+    """Five cream dice showing 5 on a pale wooden board (a photo a third of a 1920x1440 frame, the rest
+    flat gray, as a camera far above a small board sees it), each with a faint stain pair of colour
+    `stain` beside it, a two's pips apart."""
+    frame = np.full((1440, 1920, 3), (140, 150, 155), np.uint8)
+    frame[480:960, 640:1280] = (175, 205, 225)
+    centres = [(760 + 110 * index, 640 + 140 * (index % 2)) for index in range(5)]
+    for x, y in centres:
+        for side in (-1, 1):
+            cv2.circle(frame, (x + 13 * side, y + 75 + 13 * side), 4, stain, -1, cv2.LINE_AA)
+    for x, y in centres:
+        cv2.rectangle(frame, (x - 25, y - 25), (x + 25, y + 25), (190, 232, 242), -1)
+        for spot_x, spot_y in PIP_SPOTS[5]:
+            cv2.circle(frame, (x + 13 * spot_x, y + 13 * spot_y), 4, (25, 25, 25), -1, cv2.LINE_AA)
+    frame = np.clip(frame + np.random.default_rng(5).normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    return cv2.GaussianBlur(frame, (0, 0), 0.8)
+
+
+@pytest.mark.parametrize("stain", [(155, 185, 205), (155, 205, 225)], ids=["gray", "blue"])
+def test_faint_stains_beside_a_few_dice_in_a_large_frame_are_no_twos(stain):
+    """Five dice cover so little of the frame that its 1st and 99th percentiles, and those near the dice,
+    are the board's and the gray around it: a threshold from them let a stain 20 levels darker than the
+    board (in gray, or in blue alone, read as the cream dice show colour) read as a two. The dice's own
+    range, their pips on their faces, sets the threshold in gray and in each colour channel alike."""
+    assert DiceReader().read(_stains_beside_few_dice(stain)).values == [5, 5, 5, 5, 5]
+
+
 def test_small_dice_are_enlarged_to_the_working_size():
     """Dice 24 px wide are read at the full working size (2.5 times), not at a coarser one."""
     frame, _ = draw_dice([4, 6, 3, 5, 2], die=24)
