@@ -11,7 +11,7 @@ How it reads, in order:
    when the frame is larger and those see several times as many such pips (dice a small share of a large
    frame, whose pips the small copy cannot see: `FINER_PAIRS`), unless two dice bodies confirm the small
    copy's size (`SIZES_CONFIRM`). The dice bodies (`vision.body`: compact blobs that stand out from the
-   surface, looked for on finer copies when the usual one shows fewer than two, and again on a finer copy
+   surface, looked for on finer copies when the usual one shows fewer than three, and again on a finer copy
    when the size says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two
    or more bodies disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both
    sizes and the reading with more dice wins (replacing dice read at the pips' size only with dice read on
@@ -179,13 +179,14 @@ SIZES_CONFIRM = 1.5
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where
 # they are that wide: a blob of a few pixels has no edge, shape or area to tell a die by.
 BODY_DIE_PX = 8.0
-# Before the die size is known: when the 160 px copy shows fewer than SIZE_WITNESSES bodies, they are looked
-# for on copies twice as fine, each at most half the frame's short side, until one shows more, and MIN_ALIKE
-# at least (`_bodies`). Dice under 2% of a large frame's height (many dice in a Pi camera's still of a whole
-# tray) are blobs of 3 px or less there, under the least area a die's blob has: then the pips' estimate,
-# which may take whole dice for pips, has no bodies to overrule it. A smaller frame's dice that small are too
-# small to read at all. A finer copy sees a white die's pips as bodies too (matteop65 from 3x as far), and a
-# patch of the frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept.
+# Before the die size is known: when the 160 px copy shows fewer than MIN_ALIKE bodies, they are looked for
+# on copies twice as fine, each at most half the frame's short side, until one shows MIN_ALIKE or more
+# (`_bodies`). Dice under 2% of a large frame's height (many dice in a Pi camera's still of a whole tray) are
+# blobs of 3 px or less there, under the least area a die's blob has: then the pips' estimate, which may take
+# whole dice for pips, has no bodies to overrule it, or only two blobs of heaped dice (nell-byler 095550 from
+# 3x as far: two bodies of 57 px for dice of 30). A smaller frame's dice that small are too small to read at
+# all. A finer copy sees a white die's pips as bodies too (matteop65 from 3x as far), and a patch of the
+# frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept.
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 # A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
@@ -845,12 +846,12 @@ class DiceReader:
 
 def _bodies(image: np.ndarray) -> Bodies | None:
     """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy, or, when that shows fewer
-    than `SIZE_WITNESSES`, on the first copy twice or four times as fine (at most half the frame's short
-    side) that shows `MIN_ALIKE` or more, without the top of a tray's wall (see the note after
-    `BODY_DIE_PX`: dice under 2% of a large frame's height are too small a blob for the 160 px copy)."""
+    than `MIN_ALIKE`, on the first copy twice or four times as fine (at most half the frame's short side)
+    that shows that many, without the top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2%
+    of a large frame's height are too small a blob for the 160 px copy)."""
     short_side = BODY_SHORT_SIDE
     bodies = find_bodies(image)
-    while (bodies is None or bodies.count < SIZE_WITNESSES) and 4 * short_side <= min(image.shape[:2]):
+    while (bodies is None or bodies.count < MIN_ALIKE) and 4 * short_side <= min(image.shape[:2]):
         short_side *= 2
         finer = find_bodies(image, short_side)
         if finer is not None and finer.count >= MIN_ALIKE:

@@ -136,14 +136,15 @@ def test_small_dark_dice_in_a_large_still_are_found_as_bodies_on_a_finer_copy():
 
 
 def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
-    """Finer copies are looked at, each at most half the frame's short side, while fewer than two bodies
-    are found, and one counts only with three bodies or more (a die's pips are bodies too on a fine copy);
-    the top of a tray's wall is not taken from it. A 640x480 frame's dice too small for the 160 px copy
-    are too small to read: it is looked at once."""
+    """Finer copies are looked at, each at most half the frame's short side, while fewer than three bodies
+    are found (two may be blobs of heaped dice), and one counts only with three bodies or more (a die's pips
+    are bodies too on a fine copy); the top of a tray's wall is not taken from it. A 640x480 frame's dice
+    too small for the 160 px copy are too small to read: it is looked at once."""
     rim = np.ones((4, 4), bool)
+    two = Bodies(np.array([[10.0, 10.0], [50.0, 10.0]]), 8.0, np.full(2, 8.0))
     found = {
-        160: None,
-        320: Bodies(np.array([[10.0, 10.0], [50.0, 10.0]]), 8.0, np.full(2, 8.0)),
+        160: two,
+        320: two,
         640: Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0), rim),
     }
     copies = []
@@ -156,10 +157,14 @@ def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monk
     bodies = reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8))
     assert copies == [160, 320, 640] and bodies.count == 3 and bodies.rim is None
     copies.clear()
-    assert reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8)[:1200]) is None
+    assert reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8)[:1200]) is two
     assert copies == [160, 320]
     copies.clear()
-    assert reader_module._bodies(np.zeros((480, 640, 3), np.uint8)) is None
+    assert reader_module._bodies(np.zeros((480, 640, 3), np.uint8)) is two
+    assert copies == [160]
+    found[160] = Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0))
+    copies.clear()
+    assert reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8)) is found[160]
     assert copies == [160]
 
 
