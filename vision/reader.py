@@ -1083,17 +1083,13 @@ def _range_on_dice(image: np.ndarray, bodies: Bodies) -> float:
     median, as dice of several sets differ: a white die beside a black one spans the whole range, and faint
     coloured pips on a third would be lost to a threshold from it (nell-byler 112434).
     """
-    height, width = image.shape[:2]
     ranges = []
     for (x, y), side in zip(bodies.centers, bodies.sizes, strict=True):
         if side > HEAP_SIDES * bodies.size:
             continue
         half = side / 2
-        crop = image[
-            max(0, int(y - half)) : min(height, int(y + half) + 1),
-            max(0, int(x - half)) : min(width, int(x + half) + 1),
-        ]
-        low, high = levels_at(crop.ravel(), (0.01, 0.99))
+        crop = image[max(0, int(y - half)) : int(y + half) + 1, max(0, int(x - half)) : int(x + half) + 1]
+        low, high = levels_at(crop, (0.01, 0.99))
         ranges.append(high - low)
     return float(median(ranges)) if ranges else 0.0
 

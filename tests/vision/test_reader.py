@@ -1,5 +1,7 @@
 """The dice reader on frames drawn here: clean dice of both polarities, and every kind of bad frame."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -142,11 +144,8 @@ def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monk
     too small for the 160 px copy are too small to read: it is looked at once."""
     rim = np.ones((4, 4), bool)
     two = Bodies(np.array([[10.0, 10.0], [50.0, 10.0]]), 8.0, np.full(2, 8.0))
-    found = {
-        160: two,
-        320: two,
-        640: Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0), rim),
-    }
+    three = Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0))
+    found = {160: two, 320: two, 640: replace(three, rim=rim)}
     copies = []
 
     def finding(tray, short_side=160):
@@ -162,7 +161,7 @@ def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monk
     copies.clear()
     assert reader_module._bodies(np.zeros((480, 640, 3), np.uint8)) is two
     assert copies == [160]
-    found[160] = Bodies(np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]]), 8.0, np.full(3, 8.0))
+    found[160] = three
     copies.clear()
     assert reader_module._bodies(np.zeros((2464, 3280, 3), np.uint8)) is found[160]
     assert copies == [160]
