@@ -362,9 +362,16 @@ class DiceReader:
         if body_px is not None and _witnessed(bodies) and not _sizes_agree(bodies, die_px, SIZES_DIFFER):
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too; keep the reading with more dice
-            # (when it replaces dice, read on bodies: `SIZE_WITNESSES`).
+            # when it replaces dice read on bodies (`SIZE_WITNESSES`) and reads a die within each die it
+            # replaces, as the dice taken for one huge die's pips are (`_accounts_for`). Bodies elsewhere
+            # are no evidence against a die's size: the bodies miss a white die on pale wood (matteop65
+            # two_7 enlarged 2.5x: seven bits of a cable were bodies, at whose size the cable read as ten
+            # dice and the die was lost).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
-            confirmed = not _dice_read(faces) or _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
+            confirmed = not _dice_read(faces) or (
+                _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
+                and _accounts_for(retry[0], retry[1], faces, scale)
+            )
             if confirmed and _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
         # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
@@ -845,18 +852,38 @@ class DiceReader:
 
 
 def _bodies(image: np.ndarray) -> Bodies | None:
-    """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy, or, when that shows fewer
-    than `MIN_ALIKE`, on the first copy twice or four times as fine (at most half the frame's short side)
-    that shows that many, without the top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2%
-    of a large frame's height are too small a blob for the 160 px copy)."""
+    """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy; when that shows fewer than
+    `MIN_ALIKE`, and none it resolves (`_resolved`), those of the first copy twice or four times as fine (at
+    most half the frame's short side) that shows that many dice too small for the 160 px copy, without the
+    top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2% of a large frame's height are too
+    small a blob for the 160 px copy).
+
+    Finer copies are for dice the 160 px copy cannot resolve, nothing else. Where it sees a die BODY_DIE_PX
+    wide, a finer one sees that die's pips as bodies too (matteop65 two_39 enlarged 2.5x: bodies of 21 px
+    for dice of 125), and so it does beside smaller dice, whose pips are no larger than the largest a die
+    has (the top of `pip_size`'s range: nell-byler 112645 enlarged 2.5x, bodies of 8 px beside two dice of
+    70); and bodies a finer copy finds that the 160 px copy would resolve but did not see are no dice too
+    small for it: a die's side face beside its top face (matteop65 three_36 enlarged 2.5x, read as a die
+    showing 5)."""
     short_side = BODY_SHORT_SIDE
-    bodies = find_bodies(image)
-    while (bodies is None or bodies.count < MIN_ALIKE) and 4 * short_side <= min(image.shape[:2]):
+    usual = bodies = find_bodies(image)
+    frame_side = min(image.shape[:2])
+    if usual is not None and _resolved(usual, frame_side):
+        return usual
+    while (bodies is None or bodies.count < MIN_ALIKE) and 4 * short_side <= frame_side:
         short_side *= 2
         finer = find_bodies(image, short_side)
-        if finer is not None and finer.count >= MIN_ALIKE:
+        if finer is None or finer.count < MIN_ALIKE or _resolved(finer, frame_side):
+            continue
+        if usual is None or finer.size > PARAM_RANGES["pip_size"][1] * usual.size:
             bodies = replace(finer, rim=None)
     return bodies
+
+
+def _resolved(bodies: Bodies, frame_side: int) -> bool:
+    """Whether the typical die of `bodies` (found in a frame `frame_side` pixels short) is `BODY_DIE_PX`
+    wide or more in the 160 px copy: large enough for that copy to tell it as a body."""
+    return bodies.size * BODY_SHORT_SIDE / frame_side >= BODY_DIE_PX
 
 
 def _witnessed(bodies: Bodies | None) -> bool:
@@ -882,6 +909,19 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:
         return False
     gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
     return bool((gaps <= BODY_CENTRE_SHARE * bodies.sizes).any())
+
+
+def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float) -> bool:
+    """Whether `faces` (work coordinates at `scale`) read a die within every die `earlier` read (at
+    `earlier_scale`): the dice taken for one huge die's pips are dice of their own inside it."""
+    centres = np.array([face.center for face in faces if face.value is not None]).reshape(-1, 2) / scale
+    for face in earlier:
+        if face.value is None:
+            continue
+        gaps = np.hypot(*(centres - np.array(face.center) / earlier_scale).T)
+        if not (gaps <= 0.5 * face.size / earlier_scale).any():
+            return False
+    return True
 
 
 def _on_rim(face: Face, bodies: Bodies, scale: float) -> bool:

@@ -167,6 +167,60 @@ def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monk
     assert copies == [160]
 
 
+def test_finer_copies_are_only_for_bodies_too_small_for_the_usual_copy(monkeypatch):
+    """Bodies `BODY_DIE_PX` wide in the 160 px copy are dice it resolves: a finer copy would take their pips
+    for bodies, so it is not looked at. Three bodies a finer copy finds that wide, which the 160 px copy did
+    not see as bodies, are no dice too small for it (a die's side face beside its top face); nor are three
+    no larger than the largest pips beside the 160 px copy's smaller bodies: they are those dice's pips."""
+    wide = reader_module.BODY_DIE_PX * 2464 / 160
+    centres = np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]])
+    two_wide = Bodies(centres[:2], wide, np.full(2, wide))
+    two_narrower = Bodies(centres[:2], wide / 2, np.full(2, wide / 2))
+    three_wide = Bodies(centres, wide, np.full(3, wide))
+    three_small = Bodies(centres, 8.0, np.full(3, 8.0))
+    found = {160: two_wide, 320: three_small}
+    copies = []
+
+    def finding(tray, short_side=160):
+        copies.append(short_side)
+        return found.get(short_side)
+
+    monkeypatch.setattr(reader_module, "find_bodies", finding)
+    frame = np.zeros((2464, 3280, 3), np.uint8)
+    assert reader_module._bodies(frame) is two_wide and copies == [160]
+    found[160] = two_narrower
+    copies.clear()
+    assert reader_module._bodies(frame) is two_narrower and copies == [160, 320, 640]
+    found[160], found[320] = None, three_wide
+    assert reader_module._bodies(frame) is None
+    found[640] = three_small
+    assert reader_module._bodies(frame).sizes is three_small.sizes
+
+
+def test_the_bodies_size_replaces_a_reading_only_when_it_reads_a_die_within_each_of_its_dice(monkeypatch):
+    """Three bodies 27 px wide tell another size than the pips' 168 px, and read at theirs they are three
+    dice. When the one die read at 168 px holds them (dark dice taken for the pips of one huge die), their
+    reading replaces it; when it lies elsewhere (a white die on pale wood, which the bodies miss, and bits
+    of a cable as bodies), nothing read at their size lies within it, and it stands."""
+    centres = np.array([[100.0, 100.0], [150.0, 100.0], [200.0, 100.0]])
+    bodies = Bodies(centres, 27.0, np.full(3, 27.0))
+    ones = [Face((index,), 1, (x, y), 27.0, 0.0, 0.9) for index, (x, y) in enumerate(centres)]
+    frame = np.zeros((1200, 1600, 3), np.uint8)
+    gray = np.zeros((1200, 1600), np.uint8)
+
+    def read_with(die: Face) -> list[int]:
+        def read_at(gray, tray, die_px, threshold, bodies):
+            return ([die] if die_px > 100 else ones), 1.0, gray.shape
+
+        reader = DiceReader(work_die_px=60.0)
+        monkeypatch.setattr(reader, "_read_at", read_at)
+        prepared = reader_module.Prepared(frame, (0, 0), frame, gray, bodies, 100.0, 20.0, 168.0)
+        return reader._read_prepared(prepared).values
+
+    assert read_with(Face((0, 1), 2, (800.0, 600.0), 168.0, 0.0, 0.9)) == [2]
+    assert read_with(Face((0, 1), 2, (150.0, 100.0), 168.0, 0.0, 0.9)) == [1, 1, 1]
+
+
 def _stains_beside_few_dice(stain: tuple[int, int, int]) -> np.ndarray:
     """Five cream dice showing 5 on a pale wooden board (a photo a third of a 1920x1440 frame, the rest
     flat gray, as a camera far above a small board sees it), each with a faint stain pair of colour
