@@ -361,12 +361,12 @@ class DiceReader:
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
         if body_px is not None and _witnessed(bodies) and not _sizes_agree(bodies, die_px, SIZES_DIFFER):
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
-            # When the dice bodies tell another size, read at that size too; keep the reading with more dice
-            # when it replaces dice read on bodies (`SIZE_WITNESSES`) and reads a die within each die it
-            # replaces, as the dice taken for one huge die's pips are (`_accounts_for`). Bodies elsewhere
-            # are no evidence against a die's size: the bodies miss a white die on pale wood (matteop65
-            # two_7 enlarged 2.5x: seven bits of a cable were bodies, at whose size the cable read as ten
-            # dice and the die was lost).
+            # When the dice bodies tell another size, read at that size too and keep the reading with more
+            # dice. When it replaces dice, it must read `SIZE_WITNESSES` of its own on bodies, and a die
+            # within each die it replaces, as the dice taken for one huge die's pips are (`_accounts_for`):
+            # bodies elsewhere are no evidence against a die's size, as the bodies miss a white die on pale
+            # wood (matteop65 two_7 enlarged 2.5x: seven bits of a cable were bodies, at whose size the
+            # cable read as ten dice and the die was lost).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             confirmed = not _dice_read(faces) or (
                 _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
@@ -858,13 +858,13 @@ def _bodies(image: np.ndarray) -> Bodies | None:
     top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2% of a large frame's height are too
     small a blob for the 160 px copy).
 
-    Finer copies are for dice the 160 px copy cannot resolve, nothing else. Where it sees a die BODY_DIE_PX
-    wide, a finer one sees that die's pips as bodies too (matteop65 two_39 enlarged 2.5x: bodies of 21 px
-    for dice of 125), and so it does beside smaller dice, whose pips are no larger than the largest a die
-    has (the top of `pip_size`'s range: nell-byler 112645 enlarged 2.5x, bodies of 8 px beside two dice of
-    70); and bodies a finer copy finds that the 160 px copy would resolve but did not see are no dice too
-    small for it: a die's side face beside its top face (matteop65 three_36 enlarged 2.5x, read as a die
-    showing 5)."""
+    Finer copies are only for dice too small for the 160 px copy. Where that copy sees bodies `BODY_DIE_PX`
+    wide, a finer one also sees those dice's pips as bodies (matteop65 two_39 enlarged 2.5x: bodies of 21
+    px for dice of 125), so it is not looked at. Beside smaller bodies, a finer copy's bodies no larger than
+    their largest pips (the top of `pip_size`'s range) are their pips too (nell-byler 112645 enlarged 2.5x:
+    bodies of 8 px beside two dice of 70). And bodies a finer copy finds that the 160 px copy would resolve,
+    but did not see, are no dice too small for it: a die's side face beside its top face (matteop65
+    three_36 enlarged 2.5x, read as a die showing 5)."""
     short_side = BODY_SHORT_SIDE
     usual = bodies = find_bodies(image)
     frame_side = min(image.shape[:2])
