@@ -11,11 +11,12 @@ How it reads, in order:
    when the frame is larger and those see several times as many such pips (dice a small share of a large
    frame, whose pips the small copy cannot see: `FINER_PAIRS`), unless two dice bodies confirm the small
    copy's size (`SIZES_CONFIRM`). The dice bodies (`vision.body`: compact blobs that stand out from the
-   surface, looked for on finer copies when the usual one shows fewer than three, and again on a finer copy
-   when the size says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two
-   or more bodies disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both
-   sizes and the reading with more dice wins (replacing dice read at the pips' size only with dice read on
-   two bodies or more: a white die's pips are bodies too).
+   surface, looked for on finer copies when the usual one shows fewer than three and none it resolves, and
+   again on a finer copy when the size says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a
+   second opinion; when two or more bodies disagree with the pips by more than twice (`SIZES_DIFFER`), the
+   frame is read at both sizes and the reading with more dice wins (replacing dice read at the pips' size
+   only with dice read on two bodies or more, a white die's pips being bodies too, and with a die read
+   within each die it replaces: `_accounts_for`).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -186,7 +187,8 @@ BODY_DIE_PX = 8.0
 # whole dice for pips, has no bodies to overrule it, or only two blobs of heaped dice (nell-byler 095550 from
 # 3x as far: two bodies of 57 px for dice of 30). A smaller frame's dice that small are too small to read at
 # all. A finer copy sees a white die's pips as bodies too (matteop65 from 3x as far), and a patch of the
-# frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept.
+# frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept, and its bodies
+# count only when they are too small for the 160 px copy and larger than the pips of the bodies it saw.
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
 # A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
