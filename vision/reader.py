@@ -10,13 +10,14 @@ How it reads, in order:
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
    frame, whose pips the small copy cannot see: `FINER_PAIRS`), unless two dice bodies confirm the small
-   copy's size (`SIZES_CONFIRM`). The dice bodies (`vision.body`: compact blobs that stand out from the
-   surface, looked for on finer copies when the usual one shows fewer than three and none it resolves, and
-   again on a finer copy when the size says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a
-   second opinion; when two or more bodies disagree with the pips by more than twice (`SIZES_DIFFER`), the
-   frame is read at both sizes and the reading with more dice wins (replacing dice read at the pips' size
-   only with dice read on two bodies or more, a white die's pips being bodies too, and with a die read
-   within each die it replaces: `_accounts_for`).
+   copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`). The dice bodies
+   (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies when the
+   usual one shows fewer than three and none it resolves, and again on a finer copy when the size says
+   dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
+   disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the
+   reading with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or
+   more, a white die's pips being bodies too, and with a die read within each die it replaces:
+   `_accounts_for`).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -174,7 +175,11 @@ RESOLVED_PIP_PX = 3.0
 FINER_PAIRS = 4
 # ... unless two dice bodies or more measure dice within SIZES_CONFIRM times the size the 320 px copy gave,
 # either way: two witnesses agree, and the finer copies' time is saved (20 ms for a 1280x720 frame, 90 ms
-# for an 8 MP still). (Bodies measure dice at about 0.8 of their pips' measure: 0.82 on nell-byler.)
+# for an 8 MP still). (Bodies measure dice at about 0.8 of their pips' measure: 0.82 on nell-byler.) But
+# only when that copy resolved the pips it measured (RESOLVED_PIP_PX): pips at the least size it sees are
+# no measure of the dice, and bodies that take in a die's shadow and side face measure dice that large too
+# (matteop65 from 3x as far: the copy measured 72.5 px, from pips of 2.3 px, for dice of about 50; bodies
+# of 69 to 94 px confirmed it, and false ones and twos were read at that size).
 SIZES_CONFIRM = 1.5
 # Dice bodies are found on a copy 160 px short (`vision.body`); when the die size says dice are narrower
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where
@@ -717,7 +722,7 @@ class DiceReader:
             return self.profile.die_size * short_side
         copy = ESTIMATE_SHORT_SIDE
         die, pairs = self._estimate_die(gray, threshold, short_side, copy)
-        if die is not None and _sizes_agree(bodies, die, SIZES_CONFIRM):
+        if die is not None and self._resolves(die, copy, gray) and _sizes_agree(bodies, die, SIZES_CONFIRM):
             return die
         smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
@@ -727,6 +732,12 @@ class DiceReader:
             if finer is not None and sees_more:
                 die, pairs = finer, finer_pairs
         return die
+
+    def _resolves(self, die: float, copy: int, gray: np.ndarray) -> bool:
+        """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
+        `RESOLVED_PIP_PX` or more: wide enough that their measure is theirs, not the least blob it sees."""
+        shrink = min(1.0, copy / min(gray.shape))
+        return die * shrink * self.params["pip_size"] >= RESOLVED_PIP_PX
 
     def _estimate_die(
         self, gray: np.ndarray, threshold: float, short_side: int, copy: int

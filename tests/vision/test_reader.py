@@ -137,6 +137,28 @@ def test_small_dark_dice_in_a_large_still_are_found_as_bodies_on_a_finer_copy():
     assert DiceReader().read(frame).values == [2, 2, 2]
 
 
+@pytest.mark.parametrize("coarse, confirmed", [(72.5, False), (110.0, True)])
+def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pips_it_measured(
+    monkeypatch, coarse, confirmed
+):
+    """matteop65 from 3x as far: the 320 px copy of a 1920x1440 frame measured dice of 72.5 px from pips
+    2.3 px wide there, the least blob it sees, for dice of about 50 px; bodies of 69 to 94 px, which take
+    in a die's shadow and side face, confirmed it. Pips that small are no measure, so the finer copy is
+    asked and its pips tell the dice. Dice of 110 px have pips of 3.4 px in that copy: bodies confirm
+    them, and no finer copy is asked. (The copies go on to 1280 px, the finest under the frame's side.)"""
+    asked = []
+
+    def estimate(self, gray, threshold, short_side, copy):
+        asked.append(copy)
+        return (coarse, 6) if copy == 320 else (50.0, 40)
+
+    monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
+    gray = np.zeros((1440, 1920), np.uint8)
+    bodies = Bodies(np.array([[400.0, 400.0], [700.0, 500.0], [900.0, 800.0]]), coarse, np.full(3, coarse))
+    die = DiceReader()._die_px(gray, 20.0, 1440, bodies)
+    assert (die, asked) == ((coarse, [320]) if confirmed else (50.0, [320, 640, 1280]))
+
+
 def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
     """Finer copies are looked at, each at most half the frame's short side, while fewer than three bodies
     are found (two may be blobs of heaped dice), and one counts only with three bodies or more (a die's pips
