@@ -177,9 +177,9 @@ FINER_PAIRS = 4
 # either way: two witnesses agree, and the finer copies' time is saved (20 ms for a 1280x720 frame, 90 ms
 # for an 8 MP still). (Bodies measure dice at about 0.8 of their pips' measure: 0.82 on nell-byler.) But
 # only when that copy resolved the pips it measured (RESOLVED_PIP_PX): pips at the least size it sees are
-# no measure of the dice, and bodies that take in a die's shadow and side face measure dice that large too
-# (matteop65 from 3x as far: the copy measured 72.5 px, from pips of 2.3 px, for dice of about 50; bodies
-# of 69 to 94 px confirmed it, and false ones and twos were read at that size).
+# no measure of the dice, and bodies, which take in a die's shadow and side face, lie within 1.5 times of
+# that too (matteop65 from 3x as far: the copy measured 72.5 px, from pips of 2.3 px, for dice of about 50;
+# bodies of 50 to 100 px confirmed it, and false ones and twos were read at that size).
 SIZES_CONFIRM = 1.5
 # Dice bodies are found on a copy 160 px short (`vision.body`); when the die size says dice are narrower
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where

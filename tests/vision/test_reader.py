@@ -142,7 +142,7 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     monkeypatch, coarse, confirmed
 ):
     """matteop65 from 3x as far: the 320 px copy of a 1920x1440 frame measured dice of 72.5 px from pips
-    2.3 px wide there, the least blob it sees, for dice of about 50 px; bodies of 69 to 94 px, which take
+    2.3 px wide there, the least blob it sees, for dice of about 50 px; bodies of 50 to 100 px, which take
     in a die's shadow and side face, confirmed it. Pips that small are no measure, so the finer copy is
     asked and its pips tell the dice. Dice of 110 px have pips of 3.4 px in that copy: bodies confirm
     them, and no finer copy is asked. (The copies go on to 1280 px, the finest under the frame's side.)"""
