@@ -352,7 +352,7 @@ class DiceReader:
             die_px = self._body_px(bodies)  # pips too faint in gray (coloured pips): the bodies tell the size
         if die_px is None:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
-        body_die = die_px * BODY_SHORT_SIDE / min(gray.shape)
+        body_die = _in_body_copy(die_px, min(gray.shape))
         if body_die < BODY_DIE_PX:
             bodies = find_bodies(tray, min(BODY_SHORT_SIDE * BODY_DIE_PX / body_die, min(gray.shape)))
         return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px)
@@ -722,7 +722,11 @@ class DiceReader:
             return self.profile.die_size * short_side
         copy = ESTIMATE_SHORT_SIDE
         die, pairs = self._estimate_die(gray, threshold, short_side, copy)
-        if die is not None and self._resolves(die, copy, gray) and _sizes_agree(bodies, die, SIZES_CONFIRM):
+        if (
+            die is not None
+            and self._pips_resolved(die, copy, gray)
+            and _sizes_agree(bodies, die, SIZES_CONFIRM)
+        ):
             return die
         smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
@@ -733,7 +737,7 @@ class DiceReader:
                 die, pairs = finer, finer_pairs
         return die
 
-    def _resolves(self, die: float, copy: int, gray: np.ndarray) -> bool:
+    def _pips_resolved(self, die: float, copy: int, gray: np.ndarray) -> bool:
         """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
         `RESOLVED_PIP_PX` or more: wide enough that their measure is theirs, not the least blob it sees."""
         shrink = min(1.0, copy / min(gray.shape))
@@ -866,10 +870,10 @@ class DiceReader:
 
 def _bodies(image: np.ndarray) -> Bodies | None:
     """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy; when that shows fewer than
-    `MIN_ALIKE`, and none it resolves (`_resolved`), those of the first copy twice or four times as fine (at
-    most half the frame's short side) that shows that many dice too small for the 160 px copy, without the
-    top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2% of a large frame's height are too
-    small a blob for the 160 px copy).
+    `MIN_ALIKE`, and none it resolves (`_bodies_resolved`), those of the first copy twice or four times as
+    fine (at most half the frame's short side) that shows that many dice too small for the 160 px copy,
+    without the top of a tray's wall (see the note after `BODY_DIE_PX`: dice under 2% of a large frame's
+    height are too small a blob for the 160 px copy).
 
     Finer copies are only for dice too small for the 160 px copy. Where that copy sees bodies `BODY_DIE_PX`
     wide, a finer one also sees those dice's pips as bodies (matteop65 two_39 enlarged 2.5x: bodies of 21
@@ -881,22 +885,28 @@ def _bodies(image: np.ndarray) -> Bodies | None:
     short_side = BODY_SHORT_SIDE
     usual = bodies = find_bodies(image)
     frame_side = min(image.shape[:2])
-    if usual is not None and _resolved(usual, frame_side):
+    if usual is not None and _bodies_resolved(usual, frame_side):
         return usual
     while (bodies is None or bodies.count < MIN_ALIKE) and 4 * short_side <= frame_side:
         short_side *= 2
         finer = find_bodies(image, short_side)
-        if finer is None or finer.count < MIN_ALIKE or _resolved(finer, frame_side):
+        if finer is None or finer.count < MIN_ALIKE or _bodies_resolved(finer, frame_side):
             continue
         if usual is None or finer.size > PARAM_RANGES["pip_size"][1] * usual.size:
             bodies = replace(finer, rim=None)
     return bodies
 
 
-def _resolved(bodies: Bodies, frame_side: int) -> bool:
+def _bodies_resolved(bodies: Bodies, frame_side: int) -> bool:
     """Whether the typical die of `bodies` (found in a frame `frame_side` pixels short) is `BODY_DIE_PX`
     wide or more in the 160 px copy: large enough for that copy to tell it as a body."""
-    return bodies.size * BODY_SHORT_SIDE / frame_side >= BODY_DIE_PX
+    return _in_body_copy(bodies.size, frame_side) >= BODY_DIE_PX
+
+
+def _in_body_copy(die: float, frame_side: int) -> float:
+    """How wide dice `die` pixels wide in a frame `frame_side` pixels short are in the 160 px copy that
+    bodies are first looked for on (`find_bodies`)."""
+    return die * BODY_SHORT_SIDE / frame_side
 
 
 def _witnessed(bodies: Bodies | None) -> bool:
