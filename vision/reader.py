@@ -50,8 +50,10 @@ How it reads, in order:
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
    glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
-   pips: a body's size is rough; but a body less than a third of the frame's dice is a key's letter or a
-   label's print, no die), in gray, in red and in the opponent colours a* and b*: pips differ from
+   pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face,
+   in crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is
+   rough too; but a body less than a third of the frame's dice is a key's letter or a label's print, no
+   die), in gray, in red and in the opponent colours a* and b*: pips differ from
    their face in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly
    full resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not
    pass the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled
@@ -246,7 +248,8 @@ CENTRED_SPREAD = 2.5
 # own size, an 8's or a B's holes pass for a two's pips, and a letter's strokes for a four's.
 SMALLEST_SET = 1 / 3
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
-# when both of those read more pips, they are the better guess (`_read_body`).
+# when both of those read more pips, they are the better guess (`_read_body`; a face the larger crop alone
+# reads on a body its measured side reads nothing on is read again at the other two, centred on itself).
 BODY_SIZES = (1.0, 1.1, 0.9)
 # A die body's face level is the median lightness within this share of its side of its centre: the middle
 # of its top face, of which pips cover less than half (`_levelled`).
@@ -554,6 +557,12 @@ class DiceReader:
         the reading at the measured side stands unless the body read a tenth larger and a tenth smaller
         (`BODY_SIZES`) both show more pips; then the lesser of those two is kept. Both must agree: one
         size alone may take in the next die's pips, and the measured size is not overruled by one read.
+
+        A body's centre is rough too: a gold die's sheen may split it into two bodies, each centred about a
+        third of a side off its face, so that at the measured size its pip lies too far from the centre to
+        be the body's (nell-byler 112200 re-saved: a gold die's 1, read only by the larger crop). So when
+        the measured size reads nothing and the larger crop reads a face, that face is read again centred
+        on itself (`_read_at_face`).
         """
         measured, larger, smaller = BODY_SIZES
         face = self._read_body_at(gray, tray, center, side * measured)
@@ -563,8 +572,24 @@ class DiceReader:
             return face
         shrunk = self._read_body_at(gray, tray, center, side * smaller)
         if shrunk is None or shrunk.value <= value:
-            return face
+            return face if face is not None else self._read_at_face(gray, tray, grown, side)
         return grown if grown.value <= shrunk.value else shrunk
+
+    def _read_at_face(self, gray: np.ndarray, tray: np.ndarray, face: Face, side: float) -> Face | None:
+        """`face`, read by a body's larger crop only, as read again in crops of the body's measured and
+        smaller sizes (`side` measured) centred on the face itself, or None unless both read its value.
+
+        Both must read it, as both other sizes must at the body's centre: one crop alone may take in the next
+        die's pips. (A face the larger crop took from the next die is read again as that die, where a face
+        read already keeps it: `_read_bodies_again`.)
+        """
+        measured, _, smaller = BODY_SIZES
+        at = np.array(face.center)
+        again = self._read_body_at(gray, tray, at, side * measured)
+        if again is None or again.value != face.value:
+            return None
+        less = self._read_body_at(gray, tray, at, side * smaller)
+        return again if less is not None and less.value == face.value else None
 
     def _read_body_at(
         self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float

@@ -1011,6 +1011,34 @@ def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_small
     assert len(asked) == reads
 
 
+@pytest.mark.parametrize(
+    ("at_face", "expected"),
+    [
+        ({1.0: 1, 0.9: 1}, 1),  # read again centred on itself, the face is the die's
+        ({1.0: 1, 0.9: None}, None),  # one size alone is no more trusted there than at the body's centre
+        ({1.0: 2, 0.9: 2}, None),  # read again, it must keep the value the larger crop read
+    ],
+)
+def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_read_it_too(
+    monkeypatch, at_face, expected
+):
+    """nell-byler 112200 re-saved: a gold die's sheen split its body in two, each centred a third of a side
+    off its face, and only the larger crop found the die's 1 near enough its centre to be the body's. The
+    face is read again in crops of the measured and the smaller size centred on itself (never the larger:
+    that one read it already)."""
+    body, pip = (10.0, 10.0), (14.0, 10.0)
+    at_body = {1.0: None, 1.1: 1, 0.9: None}
+
+    def read_at(self, gray, tray, center, side):
+        value = (at_face if tuple(center) == pip else at_body)[round(side / 50.0, 2)]
+        return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
+
+    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
+    blank = np.zeros((20, 20), np.uint8)
+    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array(body), 50.0)
+    assert (None if face is None else face.value) == expected
+
+
 def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
     """A small die's three with its pips blurred together: the black-hat sees one bar, and no layout, in
     every channel. On the die's body the pips are also looked for as maximally stable regions."""
