@@ -50,26 +50,26 @@ How it reads, in order:
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
    glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
-   pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face,
-   in crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is
-   rough too; but a body less than a third of the frame's dice is a key's letter or a label's print, no
-   die), in gray, in red and in the opponent colours a* and b*: pips differ from
-   their face in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly
-   full resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not
-   pass the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled
-   die showing 1): the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die
-   reflects the window), which is no sign of clutter. There, pips are also looked for as maximally stable
-   regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
-   out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
-   on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
-   glint) reads as a 1, which it never does in the whole frame, and so does a lone pip at the body's very
-   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). Lightness is read clipped
-   from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the
-   corner pips beside it, which the black-hat then cuts with it as one blob, while below the face's own
-   level only dark pips stand out (layouts of three pips or more count there: a darker swirl does too).
-   A body no channel reads (pip polarity left open) is read last in its colour distance from its face,
-   where a face's lighter swirl round a pale pip is no longer one blob with it. What they add is checked
-   as in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
+   pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face, in
+   crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is rough
+   too; but a body less than a third of the frame's dice is a key's letter or a label's print, no die), in
+   gray, in red and in the opponent colours a* and b*: pips differ from their face in lightness or in hue, and
+   red pips, the commonest coloured ones, are bright in red at nearly full resolution. Only faces near the
+   body's centre are its die's: a neighbour's face in the crop must not pass the die's own for a side face. A
+   lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is evidence
+   of a die; in gray, a light streak beside it may be glare (a glossy die reflects the window), which is no
+   sign of clutter. There, pips are also looked for as maximally stable regions where the black-hat merged
+   them into a blob that is no pip (a marbled face's darker stretches stand out nearly as much as its pips; a
+   small die's pips blur into a bar). In a channel that reads nothing else on a body, a lone pip cut out of a
+   larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1, which it never
+   does in the whole frame, and so does a lone pip at the body's very centre, where a 1's pip is, on a face
+   more uneven still (a gold die's sheen). Lightness is read clipped from above at the face's level too: a
+   dark die's bevel stands out from a pale tray as much as the corner pips beside it, which the black-hat then
+   cuts with it as one blob, while below the face's own level only dark pips stand out (layouts of three pips
+   or more count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read
+   last in its colour distance from its face, where a face's lighter swirl round a pale pip is no longer one
+   blob with it. What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body
+   of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -580,8 +580,8 @@ class DiceReader:
         smaller sizes (`side` measured) centred on the face itself, or None unless both read its value.
 
         Both must read it, as both other sizes must at the body's centre: one crop alone may take in the next
-        die's pips. (A face the larger crop took from the next die is read again as that die, where a face
-        read already keeps it: `_read_bodies_again`.)
+        die's pips. (A face the larger crop took in from the next die lies on that die, and is dropped where
+        that die was read with as many pips or more: `_read_bodies_again`.)
         """
         measured, _, smaller = BODY_SIZES
         at = np.array(face.center)
