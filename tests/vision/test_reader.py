@@ -243,6 +243,38 @@ def test_the_bodies_size_replaces_a_reading_only_when_it_reads_a_die_within_each
     assert read_with(Face((0, 1), 2, (150.0, 100.0), 168.0, 0.0, 0.9)) == [1, 1, 1]
 
 
+@pytest.mark.parametrize(("retry_side", "values"), [(260.0, [6]), (36.0, [3, 3])])
+def test_the_bodies_size_does_not_replace_a_reading_whose_dice_it_reads_as_large_as_the_pips_measured(
+    monkeypatch, retry_side, values
+):
+    """A 3280x2464 still of white dice on pale wood: the dice are 260 px wide, and their dark pips (36 px)
+    stand out from the wood as dice bodies would. Read at the bodies' size, the six is read again, its
+    layout spanning 260 px as before, beside a side face's pip as a one: the bodies were the pips, and the
+    six stands (matteop65 six_29 at 5 times its resolution read a false 1). Where the layouts read at the
+    bodies' size span about those bodies, as dark dice taken for one huge die's pips do, they are dice."""
+    centres = np.array([[1500.0, 1000.0], [1450.0, 1150.0]])
+    bodies = Bodies(centres, 36.0, np.full(2, 36.0))
+    six = Face(tuple(range(6)), 6, (1500.0, 1000.0), 260.0, 0.0, 0.9)
+    at_bodies = [
+        Face(tuple(range(6)), 6, (1500.0, 1000.0), retry_side, 0.0, 0.9)
+        if retry_side > 100
+        else Face((0, 1, 2), 3, (1500.0, 1000.0), retry_side, 0.0, 0.9),
+        Face((6,), 1, (1450.0, 1150.0), 36.0, 0.0, 0.9)
+        if retry_side > 100
+        else Face((6, 7, 8), 3, (1450.0, 1150.0), retry_side, 0.0, 0.9),
+    ]
+    frame = np.zeros((2464, 3280, 3), np.uint8)
+    gray = np.zeros((2464, 3280), np.uint8)
+
+    def read_at(gray, tray, die_px, threshold, bodies):
+        return ([six] if die_px > 100 else at_bodies), 1.0, gray.shape
+
+    reader = DiceReader(work_die_px=60.0)
+    monkeypatch.setattr(reader, "_read_at", read_at)
+    prepared = reader_module.Prepared(frame, (0, 0), frame, gray, bodies, 100.0, 20.0, 260.0)
+    assert reader._read_prepared(prepared).values == values
+
+
 def _stains_beside_few_dice(stain: tuple[int, int, int]) -> np.ndarray:
     """Five cream dice showing 5 on a pale wooden board (a photo a third of a 1920x1440 frame, the rest
     flat gray, as a camera far above a small board sees it), each with a faint stain pair of colour
