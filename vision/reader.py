@@ -17,7 +17,7 @@ How it reads, in order:
    disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the
    reading with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or
    more, a white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`,
-   and with layouts that measure the bodies' size rather than the pips').
+   and with dice whose pips measure the bodies' size rather than the first estimate).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -376,16 +376,19 @@ class DiceReader:
             # within each die it replaces, as the dice taken for one huge die's pips are (`_accounts_for`):
             # bodies elsewhere are no evidence against a die's size, as the bodies miss a white die on pale
             # wood (matteop65 two_7 enlarged 2.5x: seven bits of a cable were bodies, at whose size the
-            # cable read as ten dice and the die was lost). Nor when the layouts it reads measure nearer the
-            # pips' size than the bodies': the bodies were those dice's pips. In a still fine enough, a white
-            # die's dark pips stand out from pale wood as bodies do, and read at their size, its layouts still
-            # span the dice the pips measured (matteop65 six_29 at 5 times its resolution, 3280x2460: its
-            # three sixes were read again there, beside a side face's pip read as a false 1).
+            # cable read as ten dice and the die was lost). Nor when the pips of the dice it reads measure
+            # dice nearer the pips' first estimate than the bodies' size (`_pips_measure`): the bodies were
+            # those dice's pips. In a still fine enough, a white die's dark pips stand out from pale wood as
+            # bodies do, and the dice read at their size have pips as large as those bodies (matteop65 at 5
+            # times its resolution, 3280x2460: six_29's three sixes were read again there beside a side
+            # face's pip as a false 1, and dice_12's two ones beside a false 2).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             confirmed = not _dice_read(faces) or (
                 _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
                 and _accounts_for(retry[0], retry[1], faces, scale)
-                and not _nearer(measured_die(retry[0], body_px * retry[1]) / retry[1], die_px, body_px)
+                and not _nearer(
+                    _pips_measure(retry[0], retry[1], self.params["pip_size"], body_px), die_px, body_px
+                )
             )
             if confirmed and _dice_read(retry[0]) > _dice_read(faces):
                 (faces, scale, work_shape), die_px = retry, body_px
@@ -947,6 +950,15 @@ def _witnessed(bodies: Bodies | None) -> bool:
 def _sizes_agree(bodies: Bodies | None, die_px: float, within: float) -> bool:
     """Whether `SIZE_WITNESSES` dice bodies or more measure dice within `within` times `die_px` either way."""
     return _witnessed(bodies) and 1 / within < bodies.size / die_px < within
+
+
+def _pips_measure(faces: list[Face], scale: float, pip_size: float, expected: float) -> float:
+    """The die side the pips of the read `faces` (work coordinates, `scale` work pixels per frame pixel)
+    measure in frame pixels (their median diameter over `pip_size`, as the die-size estimate measures), or
+    `expected` when none was read. Ones and twos count too: read at the size of a white die's pips taken
+    for bodies, those pips are often read as ones."""
+    pips = [face.pip for face in faces if face.value is not None and face.pip > 0]
+    return float(median(pips)) / scale / pip_size if pips else expected
 
 
 def _nearer(size: float, first: float, second: float) -> bool:

@@ -243,31 +243,38 @@ def test_the_bodies_size_replaces_a_reading_only_when_it_reads_a_die_within_each
     assert read_with(Face((0, 1), 2, (150.0, 100.0), 168.0, 0.0, 0.9)) == [1, 1, 1]
 
 
-@pytest.mark.parametrize(("retry_side", "values"), [(260.0, [6]), (36.0, [3, 3])])
-def test_the_bodies_size_does_not_replace_a_reading_whose_dice_it_reads_as_large_as_the_pips_measured(
-    monkeypatch, retry_side, values
+@pytest.mark.parametrize(
+    ("at_bodies", "values"),
+    [
+        # the six again, beside a side face's pip read as a one: all on pips of the six's size
+        ([(6, (1500.0, 1000.0), 260.0, 36.0), (1, (1450.0, 1150.0), 36.0, 34.0)], [6]),
+        # or the six's pips read as ones: each lone pip a body
+        ([(1, (1500.0, 1000.0), 36.0, 36.0), (1, (1450.0, 1150.0), 36.0, 34.0)], [6]),
+        # dark dice taken for one huge die's pips: each a three, its pips a seventh of its body
+        ([(3, (1500.0, 1000.0), 36.0, 5.0), (3, (1450.0, 1150.0), 36.0, 5.0)], [3, 3]),
+    ],
+)
+def test_the_bodies_size_does_not_replace_a_reading_whose_dice_it_reads_with_pips_as_large_as_bodies(
+    monkeypatch, at_bodies, values
 ):
     """A 3280x2464 still of white dice on pale wood: the dice are 260 px wide, and their dark pips (36 px)
-    stand out from the wood as dice bodies would. Read at the bodies' size, the six is read again, its
-    layout spanning 260 px as before, beside a side face's pip as a one: the bodies were the pips, and the
-    six stands (matteop65 six_29 at 5 times its resolution read a false 1). Where the layouts read at the
-    bodies' size span about those bodies, as dark dice taken for one huge die's pips do, they are dice."""
+    stand out from the wood as dice bodies would. Read at the bodies' size, the dice read there have pips as
+    large as the bodies, which measure the dice the pips' size did: the bodies were the pips, and the six
+    stands (matteop65 at 5 times its resolution: six_29's three sixes read again beside a false 1, and
+    dice_12's two ones beside a false 2). Where the dice read at the bodies' size have pips the size a die
+    of that size has, as dark dice taken for one huge die's pips do, they are dice."""
     centres = np.array([[1500.0, 1000.0], [1450.0, 1150.0]])
     bodies = Bodies(centres, 36.0, np.full(2, 36.0))
-    six = Face(tuple(range(6)), 6, (1500.0, 1000.0), 260.0, 0.0, 0.9)
-    at_bodies = [
-        Face(tuple(range(6)), 6, (1500.0, 1000.0), retry_side, 0.0, 0.9)
-        if retry_side > 100
-        else Face((0, 1, 2), 3, (1500.0, 1000.0), retry_side, 0.0, 0.9),
-        Face((6,), 1, (1450.0, 1150.0), 36.0, 0.0, 0.9)
-        if retry_side > 100
-        else Face((6, 7, 8), 3, (1450.0, 1150.0), retry_side, 0.0, 0.9),
+    six = Face(tuple(range(6)), 6, (1500.0, 1000.0), 260.0, 0.0, 0.9, pip=36.0)
+    retried = [
+        Face(tuple(range(value)), value, centre, side, 0.0, 0.9, pip=pip)
+        for value, centre, side, pip in at_bodies
     ]
     frame = np.zeros((2464, 3280, 3), np.uint8)
     gray = np.zeros((2464, 3280), np.uint8)
 
     def read_at(gray, tray, die_px, threshold, bodies):
-        return ([six] if die_px > 100 else at_bodies), 1.0, gray.shape
+        return ([six] if die_px > 100 else retried), 1.0, gray.shape
 
     reader = DiceReader(work_die_px=60.0)
     monkeypatch.setattr(reader, "_read_at", read_at)
