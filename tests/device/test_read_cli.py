@@ -258,3 +258,15 @@ def test_bench_timing_counts_each_frames_fastest_read_and_shows_its_first(monkey
     line = bench_vision._timing(CountingReader(), [np.zeros((4, 4, 3), np.uint8)] * 3)
     assert CountingReader.reads == 3 * bench_vision.TIMING_REPEATS
     assert line.startswith("2.0 ms median") and "first reads 8.0 ms median" in line
+
+
+def test_bench_vision_still_reads_every_photo_enlarged_to_a_pi_camera_still_s_width(
+    tmp_path, capsys, monkeypatch
+):
+    """A Raspberry Pi camera v2's full still is 3280 px wide: each photo enlarged to that width, its shape
+    kept, as the white dice of a tray are seen at the camera's full resolution."""
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--still")
+    assert labels == ["tiny", "tiny as a Pi still", "tiny every variant"]
+    assert all_read
+    photo, still = frames[0], frames[1]
+    assert still.shape == (photo.shape[0] * 3280 // photo.shape[1], 3280, 3)
