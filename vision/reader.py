@@ -519,13 +519,15 @@ class DiceReader:
         No body less than a third of the frame's dice is read (`SMALLEST_SET`): that is a key's letter, whose
         holes at its own size pass for pips. The new reading replaces the old only when it has more pips:
         the old on the body, and any face read where the new one lies (`_same_die`), as a die may hold two
-        bodies.
+        bodies. A die in a heap the bodies could not split has no body of its own (`vision.body`), so a face
+        read low with no body under it is read as a body too (`_unbodied`).
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
         replaced: set[int] = set()
         extra = []
-        for center, side in zip(bodies.centers, bodies.sizes, strict=True):
+        places = list(zip(bodies.centers, bodies.sizes, strict=True)) + _unbodied(read, bodies, scale, die_px)
+        for center, side in places:
             if side < SMALLEST_SET * die_px:
                 continue
             on_body = None
@@ -992,6 +994,27 @@ def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_
         if not (gaps <= 0.5 * face.size / earlier_scale).any():
             return False
     return True
+
+
+def _unbodied(
+    faces: list[Face], bodies: Bodies, scale: float, die_px: float
+) -> list[tuple[np.ndarray, float]]:
+    """A die body's place (centre and side, image pixels) for each of `faces` (work coordinates, `scale` work
+    pixels per image pixel) read low (`LOW_READ_VALUES`) with no body within `OVERLAP_SHARE` of a die side
+    (`die_px`, image pixels): centred on the face, the typical body's side.
+
+    Touching dice make one blob, split into dice only up to a heap of twelve (`vision.body`): in a crowd of
+    twenty dice, a coloured die read low has no body to be read on (nell-byler 112332: a six read as a four).
+    """
+    if not bodies.count:
+        return []
+    places = []
+    for face in faces:
+        at = np.array(face.center) / scale
+        alone = np.hypot(*(bodies.centers - at).T).min() >= OVERLAP_SHARE * die_px
+        if face.value in LOW_READ_VALUES and alone:
+            places.append((at, bodies.size))
+    return places
 
 
 def _on_rim(face: Face, bodies: Bodies, scale: float) -> bool:

@@ -720,6 +720,25 @@ def test_a_die_split_into_two_bodies_is_read_again_as_one_die(monkeypatch):
     ]
 
 
+def test_a_coloured_die_read_low_with_no_body_of_its_own_is_read_again_at_the_bodies_size():
+    """Touching dice make one blob, and a heap of more than twelve is not split: a coloured die read low in
+    such a crowd has no body (nell-byler 112332: a six among 25 dice read as a four). It is read as a body
+    all the same, centred on its face, at the size of the bodies found elsewhere; the two beside it, read
+    on its own body, stays as it is."""
+    frame, (six, two) = draw_dice([6, 2], face=(200, 60, 40), pip=235, floor=150)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = find_bodies(frame)
+    the_two_s = np.hypot(*(found.centers - np.array(two)).T) < 28
+    assert the_two_s.sum() == 1 and not the_two_s.all()
+    bodies = Bodies(found.centers[the_two_s], found.size, found.sizes[the_two_s])  # the six's heap unsplit
+    read_low = Face((), 3, six, 56.0, 0.0, 0.9, pip=10.0)
+    read_two = Face((), 2, two, 56.0, 0.0, 0.9, pip=10.0)
+    replaced, again = DiceReader()._read_bodies_again([read_low, read_two], bodies, gray, frame, 1.0, 56.0)
+    assert replaced == {id(read_low)}
+    assert [face.value for face in again] == [6]
+    assert np.hypot(again[0].center[0] - six[0], again[0].center[1] - six[1]) < 5
+
+
 @pytest.mark.parametrize(("value", "low"), [(6, 3), (6, 2), (5, 4)])
 def test_a_black_die_with_white_pips_read_low_is_read_again(value, low):
     """A glossy black die throws a glint along one column of its six, which outshines the pips beside it in
