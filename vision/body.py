@@ -230,7 +230,9 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray, 
     notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(notches, connectivity=8)
     # What an opening by that depth leaves: a die's core, not the shallow bulge of a shadow or a vignette.
-    depth = max(3, int(round(NOTCH_DEPTH * np.sqrt(typical))) | 1)
+    # The square is the largest odd one (centred on its pixel) within that depth: rounded up, it asked up to
+    # 0.7 of a die deep, and a die half in the wall's shade was lost (nell-byler 113004).
+    depth = max(3, 2 * int((NOTCH_DEPTH * np.sqrt(typical) - 1) / 2) + 1)
     deep = np.unique(labels[cv2.morphologyEx(notches, cv2.MORPH_OPEN, np.ones((depth, depth), np.uint8)) > 0])
     for index in deep[deep > 0]:
         _, _, width, height, area = (int(value) for value in stats[index])

@@ -111,6 +111,19 @@ def test_dice_against_a_tray_wall_are_bodies_of_their_own(wall):
     assert bodies.sizes.min() > 0.7 * 30
 
 
+def test_a_die_half_in_the_wall_s_shade_is_a_body():
+    """A die turned against a dark wall, its centre at the wall's foot and its far half in the wall's shade,
+    notches the floor half a die deep: a die (nell-byler 113004: a gold five against the wall had no body, and
+    nothing read it). The notch's depth is tried with a square no wider than half a die."""
+    frame, _ = felt_with_dice(die=34)
+    cv2.rectangle(frame, (40, 40), (600, 440), (40, 40, 40), 24)  # the floor begins 52 px in
+    corners = cv2.boxPoints(((52, 300), (34, 34), 30))
+    cv2.fillConvexPoly(frame, np.intp(np.round(corners)), (40, 150, 200))
+    bodies = find_bodies(frame)
+    assert bodies.count == 4
+    assert np.hypot(*(bodies.centers - (60, 300)).T).min() < 8
+
+
 @pytest.mark.parametrize("free", [1, 2])
 def test_dice_against_a_tray_wall_are_found_beside_few_free_dice(free):
     """Most dice of a throw may come to rest against the walls: one die lying free on the floor is measure
