@@ -1010,9 +1010,10 @@ def _unbodied(
         return []
     places = []
     for face in faces:
+        if face.value not in LOW_READ_VALUES:
+            continue
         at = np.array(face.center) / scale
-        alone = np.hypot(*(bodies.centers - at).T).min() >= OVERLAP_SHARE * die_px
-        if face.value in LOW_READ_VALUES and alone:
+        if np.hypot(*(bodies.centers - at).T).min() >= OVERLAP_SHARE * die_px:
             places.append((at, bodies.size))
     return places
 
