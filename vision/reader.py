@@ -204,6 +204,13 @@ RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a shar
 # 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 3.4 at most.
 OUTLINE_SHARE = 3.0
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
+# In a die body's crop, a pip stands at least this many gray levels from its face, whatever the crop's range.
+# A channel of a crop where no die lies spans little more than MIN_SPREAD, and a share of that is a level or
+# two: there JPEG's blocks and a table's grain make pip-sized blobs (matteop65 five_43 from 3x as far: a body
+# on plain wood spanned 15 levels in b*, where 13 blobs stood out by 2 to 7, and two of them read as a 2).
+# Measured at 4 to 12 levels (nell-byler as taken, turned 180 and re-saved, matteop65 from 3x as far): no
+# row lost a hand from 6 up, and 8 gained most.
+MIN_PIP_CONTRAST = 8
 # Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
 # B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels
 # are read when at least CHROMA_SHARE of it is coloured (a coloured face, or coloured pips on a gray one).
@@ -697,12 +704,14 @@ class DiceReader:
         self, crop: np.ndarray, side: float, local: float, params: dict[str, float], glare: bool
     ) -> tuple[np.ndarray, Pips] | None:
         """(the crop at work size, its pips) for one channel of a die body's crop (`side` wide in frame
-        pixels, `local` work pixels per frame pixel), or None when the crop is too flat to hold pips."""
+        pixels, `local` work pixels per frame pixel), or None when the crop is too flat to hold pips. A pip
+        stands `pip_contrast` of the crop's range from its face, and at least `MIN_PIP_CONTRAST`."""
         spread = _brightness_range(crop)
         if spread < MIN_SPREAD:
             return None
         work = resize(crop, local)
-        return work, self._pips(work, side * local, self.params["pip_contrast"] * spread, params, glare, True)
+        threshold = max(self.params["pip_contrast"] * spread, MIN_PIP_CONTRAST)
+        return work, self._pips(work, side * local, threshold, params, glare, True)
 
     def _faces_in(
         self,

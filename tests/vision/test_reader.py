@@ -973,6 +973,20 @@ def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
     assert DiceReader()._read_body(gray, frame, centre, 56.0) is None
 
 
+@pytest.mark.parametrize(("contrast", "pips"), [(4, 0), (6, 0), (10, 3)])
+def test_a_die_body_s_crop_holds_no_pips_fainter_than_a_few_gray_levels(contrast, pips):
+    """A body's crop of plain wood in b*: a streak of grain along its edge spans 18 levels, and blobs
+    `contrast` levels from it lie where a three's pips do. A share of that range is a level or two, where
+    JPEG's blocks make such blobs; the blobs 10 levels out are pips."""
+    crop = np.full((69, 69), 142, np.uint8)
+    crop[:, :6] = 160
+    for offset in (-10, 0, 10):
+        cv2.circle(crop, (34 + offset, 34 + offset), 4, 142 + contrast, -1, cv2.LINE_AA)
+    reader = DiceReader()
+    found = reader._crop_pips(crop, 34.0, reader._scale_for(34.0), reader.chroma_params, False)
+    assert found is not None and len(found[1]) == pips
+
+
 @pytest.mark.parametrize("value", [3, 5])
 def test_corner_pips_against_a_dark_die_s_darker_bevel_are_read_on_its_body(value):
     """A gold die on a pale table with a dark bevel round its face, its corner pips just inside the bevel:
