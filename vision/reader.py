@@ -9,7 +9,8 @@ How it reads, in order:
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
-   frame, whose pips the small copy cannot see: `FINER_PAIRS`), unless two dice bodies confirm the small
+   frame, whose pips the small copy cannot see: `FINER_PAIRS`), or as many as the lone pips of one size
+   the coarser copy resolved (a hand of ones: `_outweighs`), unless two dice bodies confirm the small
    copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`). The dice bodies
    (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies when the
    usual one shows fewer than three and none it resolves, and again on a finer copy when the size says
@@ -86,7 +87,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from statistics import median
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -170,9 +171,11 @@ MAX_DIE_SHARE = 0.4
 # frame, until the smallest die believed shows pips of RESOLVED_PIP_PX; a finer copy's estimate replaces
 # the coarser one when it finds pips with a like-sized neighbour where the coarser found none, or
 # FINER_PAIRS times as many, measuring smaller dice: a face shows three or four pips on average, so a copy
-# that sees the pips sees several times as many as one that took the dice for pips. (A copy as large as
-# the frame is not used: on the shared photos, read at their own size, it measured pips finer than the
-# reader's tuning expects, and lost hands.)
+# that sees the pips sees several times as many as one that took the dice for pips. Where a copy that
+# resolves its pips finds none with such a neighbour, its pips alike in size may be a hand of ones: a
+# finer copy replaces it only with as many pips of its own (`_outweighs`). (A copy as large as the frame
+# is not used: on the shared photos, read at their own size, it measured pips finer than the reader's
+# tuning expects, and lost hands.)
 RESOLVED_PIP_PX = 3.0
 FINER_PAIRS = 4
 # ... unless two dice bodies or more measure dice within SIZES_CONFIRM times the size the 320 px copy gave,
@@ -765,21 +768,20 @@ class DiceReader:
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
         copy = ESTIMATE_SHORT_SIDE
-        die, pairs = self._estimate_die(gray, threshold, short_side, copy)
+        estimate = self._estimate_die(gray, threshold, short_side, copy)
         if (
-            die is not None
-            and self._pips_resolved(die, copy, gray)
-            and _sizes_agree(bodies, die, SIZES_CONFIRM)
+            estimate.die is not None
+            and self._pips_resolved(estimate.die, copy, gray)
+            and _sizes_agree(bodies, estimate.die, SIZES_CONFIRM)
         ):
-            return die
+            return estimate.die
         smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
             copy *= 2
-            finer, finer_pairs = self._estimate_die(gray, threshold, short_side, copy)
-            sees_more = die is None or (finer_pairs >= max(1, FINER_PAIRS * pairs) and finer < die)
-            if finer is not None and sees_more:
-                die, pairs = finer, finer_pairs
-        return die
+            finer = self._estimate_die(gray, threshold, short_side, copy)
+            if _outweighs(finer, estimate, bodies):
+                estimate = finer
+        return estimate.die
 
     def _pips_resolved(self, die: float, copy: int, gray: np.ndarray) -> bool:
         """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
@@ -787,12 +789,10 @@ class DiceReader:
         shrink = min(1.0, copy / min(gray.shape))
         return die * shrink * self.params["pip_size"] >= RESOLVED_PIP_PX
 
-    def _estimate_die(
-        self, gray: np.ndarray, threshold: float, short_side: int, copy: int
-    ) -> tuple[float | None, int]:
-        """(die side in frame pixels or None, how many pips have a like-sized neighbour) as measured on a
-        copy of `gray` `copy` pixels short (or `gray` itself, when smaller): the median size of those pips
-        over `pip_size`."""
+    def _estimate_die(self, gray: np.ndarray, threshold: float, short_side: int, copy: int) -> _Estimate:
+        """The die size measured on a copy of `gray` `copy` pixels short (or `gray` itself, when smaller):
+        the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
+        when none has one."""
         shrink = min(1.0, copy / min(gray.shape))
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
@@ -807,16 +807,19 @@ class DiceReader:
             cores=False,
         )
         if len(pips) == 0:
-            return None, 0
+            return _Estimate(None, 0, 0)
         gaps = np.hypot(pips.x[:, None] - pips.x[None, :], pips.y[:, None] - pips.y[None, :])
-        ratio = pips.diameter[:, None] / pips.diameter[None, :]
-        alike = (ratio < 1.5) & (ratio > 1 / 1.5) & (pips.dark[:, None] == pips.dark[None, :])
+        alike = _alike(pips.diameter[:, None], pips.diameter[None, :])
+        alike &= pips.dark[:, None] == pips.dark[None, :]
         near = gaps <= 4.5 * np.maximum(pips.diameter[:, None], pips.diameter[None, :])
         np.fill_diagonal(near, False)
         paired = (alike & near).any(axis=1)
         sizes = pips.diameter[paired] if paired.any() else pips.diameter
         die = float(np.median(sizes)) / self.params["pip_size"] / shrink
-        return float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side)), int(paired.sum())
+        die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
+        if paired.any() or not self._pips_resolved(die, copy, gray):
+            return _Estimate(die, int(paired.sum()), 0)
+        return _Estimate(die, 0, int(_alike(pips.diameter, float(np.median(sizes))).sum()))
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
@@ -956,6 +959,44 @@ def _in_body_copy(die: float, frame_side: int) -> float:
 def _witnessed(bodies: Bodies | None) -> bool:
     """Whether there are `SIZE_WITNESSES` dice bodies or more: enough for their size to count."""
     return bodies is not None and bodies.count >= SIZE_WITNESSES
+
+
+class _Estimate(NamedTuple):
+    """A die size measured on one copy of the frame (`DiceReader._estimate_die`)."""
+
+    die: float | None  # in frame pixels; None when the copy shows no pips
+    pairs: int  # how many of its pips have a like-sized neighbour
+    # When none has one and the copy resolves them (`RESOLVED_PIP_PX`), how many are alike in size to
+    # their median: they may be the pips of a hand of ones, which measure its dice too.
+    ones: int
+
+
+def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None) -> bool:
+    """Whether a finer copy's die size replaces a coarser copy's (`FINER_PAIRS`).
+
+    A coarser copy that took the dice for pips sees a handful of blobs; the finer copy that sees their
+    pips finds several times as many in pairs. A hand of ones shows lone pips, though, and a finer copy
+    may see a pair of specks beside them, which measured dice a fifth of their size (matteop65 dice_49 as
+    a Pi still: the 320 px copy measured five ones' pips, the 1280 px copy a pair of specks, and
+    [1, 1, 1, 1, 1] was read as [1, 2]). So a finer copy must find as many pips as a coarser copy's lone
+    pips of one size. Only as many: lone blobs of one size are weaker evidence than pairs. They may be dark
+    dice taken whole for pips, with a tray's two screw holes beside them (nell-byler 112905 enlarged), so
+    dice bodies that agree with the finer copy (`SIZES_CONFIRM`) overrule them.
+    """
+    if finer.die is None:
+        return False
+    if coarser.die is None:
+        return True
+    ones = 0 if _sizes_agree(bodies, finer.die, SIZES_CONFIRM) else coarser.ones
+    needed = max(1, FINER_PAIRS * coarser.pairs, ones)
+    return finer.die < coarser.die and max(finer.pairs, finer.ones) >= needed
+
+
+def _alike(sizes: np.ndarray, others: np.ndarray | float) -> np.ndarray:
+    """Whether each of `sizes` is within half again of its counterpart in `others`, either way: the pips
+    of one hand's dice, for the die-size estimate."""
+    ratio = sizes / others
+    return (ratio < 1.5) & (ratio > 1 / 1.5)
 
 
 def _sizes_agree(bodies: Bodies | None, die_px: float, within: float) -> bool:

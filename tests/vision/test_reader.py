@@ -94,6 +94,48 @@ def test_dice_a_small_share_of_a_pi_still_are_measured_on_a_finer_copy(die):
     assert reading.extras["die_px"] < 1.5 * die  # the drawn pips measure a die 1.3 times its side
 
 
+def test_a_hand_of_ones_in_a_still_is_measured_by_their_pips_not_by_a_pair_of_specks():
+    """White dice on a white table, all showing 1, in an 8 MP still: the 320 px copy sees the five ones'
+    pips, alone, and resolves them. A finer copy sees them too, and also two specks side by side: as a
+    pair, they outnumbered the ones' pips, which have no like-sized neighbour, and measured dice under a
+    third of their size, at which the specks read as a 2 and the ones were lost (matteop65 dice_49 as a
+    Pi still)."""
+    frame, _ = draw_dice([1, 1, 1, 1, 1], size=(3280, 2464), die=270, floor=225)
+    for x in (600, 650):
+        cv2.circle(frame, (x, 2000), 5, (40, 40, 40), -1, cv2.LINE_AA)
+    reading = DiceReader().read(frame)
+    assert reading.values == [1, 1, 1, 1, 1]
+    assert reading.extras["die_px"] > 200
+
+
+@pytest.mark.parametrize(
+    "coarser, finer, bodies, replaced",
+    [
+        ((None, 0, 0), (60.0, 2, 0), None, True),  # the coarser copy saw nothing
+        ((300.0, 0, 0), (60.0, 2, 0), None, True),  # its lone pips, unresolved, rest on nothing
+        ((300.0, 0, 5), (60.0, 2, 0), None, False),  # a pair of specks beside a hand of five ones
+        ((300.0, 0, 5), (60.0, 5, 0), None, True),
+        ((300.0, 0, 4), (60.0, 2, 0), 50.0, True),  # bodies agreeing with the finer copy overrule lone pips
+        ((300.0, 0, 4), (60.0, 2, 0), 250.0, False),
+        ((72.5, 0, 0), (62.8, 0, 4), None, True),  # a finer copy's hand of ones outweighs nothing
+        ((100.0, 6, 0), (50.0, 20, 0), None, False),  # against pairs, several times as many are needed
+        ((100.0, 6, 0), (50.0, 24, 0), None, True),
+        ((50.0, 0, 0), (60.0, 8, 0), None, False),  # a finer copy only ever measures smaller dice
+    ],
+)
+def test_a_finer_copy_s_die_size_replaces_a_coarser_one_only_on_more_evidence(
+    coarser, finer, bodies, replaced
+):
+    """`_outweighs`: (die, pips with a like-sized neighbour, lone pips of one size the copy resolved)."""
+    witnesses = None
+    if bodies is not None:
+        witnesses = Bodies(
+            np.array([[100.0, 100.0], [400.0, 100.0], [250.0, 300.0]]), bodies, np.full(3, bodies)
+        )
+    estimates = reader_module._Estimate(*coarser), reader_module._Estimate(*finer)
+    assert reader_module._outweighs(estimates[1], estimates[0], witnesses) is replaced
+
+
 def test_dice_bodies_are_looked_for_again_where_the_die_size_says_they_are_a_few_pixels(monkeypatch):
     """Dice 56 px wide in a 3280x2464 still are 3.6 px wide in the 160 px copy the bodies are first found
     on: once the pips tell their size, the bodies are found again on a copy where a die is `BODY_DIE_PX`
@@ -150,7 +192,7 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
 
     def estimate(self, gray, threshold, short_side, copy):
         asked.append(copy)
-        return (coarse, 6) if copy == 320 else (50.0, 40)
+        return reader_module._Estimate(coarse, 6, 0) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
 
     monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
     gray = np.zeros((1440, 1920), np.uint8)
