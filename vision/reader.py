@@ -814,12 +814,12 @@ class DiceReader:
         near = gaps <= 4.5 * np.maximum(pips.diameter[:, None], pips.diameter[None, :])
         np.fill_diagonal(near, False)
         paired = (alike & near).any(axis=1)
-        sizes = pips.diameter[paired] if paired.any() else pips.diameter
-        die = float(np.median(sizes)) / self.params["pip_size"] / shrink
+        pip = float(np.median(pips.diameter[paired] if paired.any() else pips.diameter))
+        die = pip / self.params["pip_size"] / shrink
         die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
         if paired.any() or not self._pips_resolved(die, copy, gray):
             return _Estimate(die, int(paired.sum()), 0)
-        return _Estimate(die, 0, int(_alike(pips.diameter, float(np.median(sizes))).sum()))
+        return _Estimate(die, 0, int(_alike(pips.diameter, pip).sum()))
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
