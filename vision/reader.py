@@ -39,9 +39,10 @@ How it reads, in order:
    gray and another channel read (white pips on a red die are faint in red, and a side face's pip beside the
    one makes a two there). White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
-   on a white tray) inside a square outline of its own (`vision.outline`), and a 1 or a 2 only with the pip
-   polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or
-   letters on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
+   on a white tray) inside a square outline of its own (`vision.outline`), as do two pips under half the
+   frame's pips (`SPECK_SHARE`: a tray's dust in a fine still), and a 1 or a 2 only with the pip polarity
+   of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on
+   a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
    rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
    no die rests there.
 7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
@@ -200,6 +201,12 @@ BODY_DIE_PX = 8.0
 # frame that holds twelve of them as a tray's floor inside its wall: its rim is not kept, and its bodies
 # count only when they are too small for the 160 px copy and larger than the pips of the bodies it saw.
 RING_SHARE = 0.3  # radius of the face ring checked around a lone pip, as a share of the die side
+# Two pips under this share of the frame's pips (`pip_size` of its die) are a pair of specks unless a die
+# body or outline is round them. A still fine enough shows a tray's dust as dots spaced like a two's pips and
+# a third to half their size (nell-byler as a Pi still: 0.40 to 0.46, read as three false twos), while
+# white dice showing 2 on a white tray, with no body, have pips of 0.86 and more. A die of a smaller set,
+# whose pips may be that small, has a body or an outline of its own.
+SPECK_SHARE = 0.5
 # A lone pip on a face the colour of the surface (a white die on a white tray) has a die round it when the
 # square outline round it is this many times as steep, in the surface's own units (`vision.outline`), as a
 # body must stand out from it in colour (`body_contrast`): a thin edge is a slighter cue than a whole face,
@@ -878,7 +885,7 @@ class DiceReader:
     def _refuse_false_ones_and_twos(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
     ) -> list[Face]:
-        """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip) no body.
+        """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip, two specks) no body.
 
         Polarity: when the frame's dice have dark pips (`_dice_polarity`), one or two light dots smaller
         than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
@@ -886,7 +893,8 @@ class DiceReader:
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
         letter or a glint has no body. A lone pip must also sit on a body standing out from the surface, or
         inside a square outline centred on it (`OUTLINE_SHARE`): a speck on the tray has neither, while a
-        white die on a white tray, which does not stand out in colour, shows its edge all round its pip.
+        white die on a white tray, which does not stand out in colour, shows its edge all round its pip. So
+        must two pips under half the frame's pips (`SPECK_SHARE`): two specks of a tray's dust.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         if not weak:
@@ -900,12 +908,13 @@ class DiceReader:
             and face.pip < typical_pip
             and not _on_body(face, bodies, scale)
         }
-        lone = [face for face in weak if face.value == 1 and id(face) not in refused]
-        if lone:
+        speck = SPECK_SHARE * self.params["pip_size"] * die_px * scale
+        bare = [face for face in weak if (face.value == 1 or face.pip < speck) and id(face) not in refused]
+        if bare:
             surface = estimate_surface(tray, die_px)
             radius = RING_SHARE * die_px
             bar = self.params["body_contrast"]
-            for face in lone:
+            for face in bare:
                 center = (face.center[0] / scale, face.center[1] / scale)
                 if (
                     body_contrast(surface, tray, center, radius) < bar

@@ -108,6 +108,20 @@ def test_a_hand_of_ones_in_a_still_is_measured_by_their_pips_not_by_a_pair_of_sp
     assert reading.extras["die_px"] > 200
 
 
+@pytest.mark.parametrize("size, die, speck", [((2000, 1500), 175, 7), ((3280, 2464), 270, 10)])
+def test_two_specks_of_dust_in_a_fine_still_are_not_a_die_showing_two(size, die, speck):
+    """A still fine enough shows a tray's dust: two dark specks on bare tray, spaced like a two's pips and
+    under half their size. No die body and no outline is round them, so they are no die (nell-byler as a
+    Pi still: three false twos)."""
+    frame, _ = draw_dice([2, 5, 3], size=size, die=die)
+    width, height = size
+    for offset in (-die // 8, die // 8):
+        cv2.circle(
+            frame, (width // 2 + offset, int(height * 0.85) + offset), speck, (40, 40, 40), -1, cv2.LINE_AA
+        )
+    assert DiceReader().read(frame).values == [2, 5, 3]
+
+
 @pytest.mark.parametrize(
     "coarser, finer, bodies, replaced",
     [
