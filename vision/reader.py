@@ -39,10 +39,10 @@ How it reads, in order:
    gray and another channel read (white pips on a red die are faint in red, and a side face's pip beside the
    one makes a two there). White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
-   on a white tray) inside a square outline of its own (`vision.outline`), as do two pips under half the
-   frame's pips (`SPECK_SHARE`: a tray's dust in a fine still), and a 1 or a 2 only with the pip polarity
-   of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on
-   a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
+   on a white tray) inside a square outline of its own (`vision.outline`); so do two pips under half the
+   frame's pips read as a 2 (`SPECK_SHARE`: a tray's dust in a fine still). A 1 or a 2 reads only with the
+   pip polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray
+   or letters on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
    rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
    no die rests there.
 7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
