@@ -33,6 +33,27 @@ def test_a_body_cut_by_the_frame_edge_is_not_counted():
     assert find_bodies(frame).count == 3
 
 
+def pale_table_with_shadowed_die(corner, colour, darkening):
+    """`felt_with_dice` lightened to a pale gray table, with one more die 30 pixels wide from `corner` (x, y)
+    of BGR `colour`, casting a soft shadow that darkens the table beside it by up to `darkening`."""
+    frame, _ = felt_with_dice(die=30)
+    frame = np.clip(frame.astype(np.float32) + 90, 0, 255)
+    die = np.zeros(frame.shape[:2], np.float32)
+    cv2.rectangle(die, corner, (corner[0] + 30, corner[1] + 30), 1.0, -1)
+    shadow = cv2.GaussianBlur(die, (0, 0), 5)
+    frame *= 1 - darkening * (shadow / shadow.max())[..., None]
+    frame[die > 0] = colour
+    return frame.astype(np.uint8)
+
+
+def test_a_die_whose_shadow_grazes_the_frame_edge_is_counted():
+    """A blue die 10 pixels from the right edge, its soft shadow reaching it: it touches the border along a
+    little of its side, where a die the edge cuts touches it all along the cut."""
+    bodies = find_bodies(pale_table_with_shadowed_die((600, 285), (200, 90, 40), 0.45))
+    assert bodies.count == 4
+    assert np.hypot(*(bodies.centers - (615, 300)).T).min() < 6
+
+
 def test_soft_shading_of_the_tray_is_not_a_body():
     """Uneven light darkens the tray gradually (a vignetted corner, a soft shadow): it differs from the tray's
     median, but has no edge as a die has."""
@@ -46,14 +67,7 @@ def test_soft_shading_of_the_tray_is_not_a_body():
 def test_a_dark_die_whose_soft_shadow_joins_its_blob_is_a_body():
     """A smoky die on a pale table casts a soft shadow (or glows) around it: the blob takes in the fade, so
     its border crosses no step, but the die's own edge inside the blob does."""
-    frame, _ = felt_with_dice(die=30)
-    frame = np.clip(frame.astype(np.float32) + 90, 0, 255)  # a pale gray table
-    die = np.zeros(frame.shape[:2], np.float32)
-    cv2.rectangle(die, (305, 385), (335, 415), 1.0, -1)
-    shadow = cv2.GaussianBlur(die, (0, 0), 5)
-    frame *= 1 - 0.5 * (shadow / shadow.max())[..., None]
-    frame[die > 0] = (45, 40, 40)
-    bodies = find_bodies(frame.astype(np.uint8))
+    bodies = find_bodies(pale_table_with_shadowed_die((305, 385), (45, 40, 40), 0.5))
     assert bodies.count == 4
     assert np.hypot(*(bodies.centers - (320, 400)).T).min() < 6
 
