@@ -170,8 +170,8 @@ def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodie
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    fields = (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
-    left, top, width, height, area = (stats[1:, index] for index in fields)
+    fields = (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
+    width, height, area = (stats[1:, index] for index in fields)
     longer, shorter = np.maximum(width, height), np.minimum(width, height)
     # A blob cut by the border (the corner of a tray rim, a die half out of view) has no readable die, but a
     # die-sized one may only graze it (`GRAZE_SHARE`).
