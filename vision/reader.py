@@ -70,7 +70,9 @@ How it reads, in order:
    cuts with it as one blob, while below the face's own level only dark pips stand out (layouts of three pips
    or more count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read
    last in its colour distance from its face, where a face's lighter swirl round a pale pip is no longer one
-   blob with it. What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body
+   blob with it; and one no channel reads at all shows a three when its face's only redder blob in a* is one
+   bar through its centre, a three's diagonal long (`vision.smear`: JPEG ran the red pips of a small smoky
+   die together). What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body
    of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
@@ -111,6 +113,7 @@ from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
 from vision.sides import drop_shaded_sides
+from vision.smear import SMEAR_CONFIDENCE, smeared_three
 
 # Tunable parameters (the calibration may override them through `profile.reader`): name -> default.
 DEFAULT_PARAMS: dict[str, float] = {
@@ -577,7 +580,17 @@ class DiceReader:
         return replaced, extra
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
-        """The face read on the body at `center` (about `side` wide), in frame pixels, or None.
+        """The face read on the body at `center` (about `side` wide), in frame pixels, or None: its pips
+        (`_read_body_sized`), or on a body no crop reads a face on, a three whose red pips JPEG ran into one
+        bar (`_smeared_three`). Looked for last and at the measured size alone, the bar never outvotes pips a
+        crop read, nor lends a crop of another size the vote it needs (`_read_body_sized`'s two sizes)."""
+        face = self._read_body_sized(gray, tray, center, side)
+        return face if face is not None else _smeared_three(tray, center, side)
+
+    def _read_body_sized(
+        self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
+    ) -> Face | None:
+        """The face the pips read on the body at `center` (about `side` wide), in frame pixels, or None.
 
         A body's side is measured roughly (its blob may hold the die's shadow and side faces, or miss a
         dark rim), and a crop read at a size a little off can lose a pip to a glint or the crop's edge. So
@@ -1110,6 +1123,25 @@ def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
 def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     """Red, green and blue: white pips on a red or purple die stand out in green, red pips in red."""
     return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
+
+
+def _smeared_three(tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
+    """The three a die body (at `center` in the BGR `tray`, `side` wide) shows as one red bar where JPEG ran
+    its pips together (`vision.smear`), in frame pixels, or None. The crop is the body's square alone: a
+    neighbour's pips beside it would be blobs of their own."""
+    half = int(side / 2)
+    x, y = int(center[0]), int(center[1])
+    if x < half or y < half:
+        return None
+    face = tray[y - half : y + half + 1, x - half : x + half + 1]
+    if face.shape[:2] != (2 * half + 1, 2 * half + 1):
+        return None
+    bar = smeared_three(face)
+    if bar is None:
+        return None
+    # The pips lie along the die's diagonal; like a pip, the bar is no lighter than the face (dark pips).
+    at = (float(center[0]), float(center[1]))
+    return Face((), 3, at, side, (bar.angle - 45.0) % 90.0, SMEAR_CONFIDENCE, pip=bar.width)
 
 
 def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
