@@ -2,12 +2,12 @@
 
 A camera's JPEG keeps colour at half the resolution of lightness. On a small die whose pips differ from its
 face in hue alone (red pips on a smoky black die: about as dark as the face in gray, a few pixels wide), the
-three pips of a three lie a quarter of a die apart along its diagonal, their gaps narrower than one colour
-sample, and in a* (green to red) they run together into one bar through the die's centre. A two's pips lie
-twice as far apart and stay two spots; a five's run into a cross, a four's and a six's into two bars or four
-spots, a one's into a round spot. So a face whose only redder-than-face blob is one bar through the body's
-centre, about a pip wide and a three's diagonal long, shows a three (nell-byler 112438, 112926, 095405: one
-such bar each, on dice nothing else read; no other die body there holds one).
+three pips of a three lie a quarter of a side apart across and down, along the diagonal, their gaps narrower
+than one colour sample, and in a* (green to red) they run together into one bar through the die's centre. A
+two's pips lie twice as far apart and stay two spots; a five's run into a cross, a four's and a six's into
+two bars or four spots, a one's into a round spot. So a face whose only redder-than-face blob is one bar
+through the body's centre, about a pip wide and a three's diagonal long, shows a three (nell-byler 112438,
+112926, 095405: one such bar each, on dice nothing else read; no other die body there holds one).
 
 A glint is no such bar: it is lighter than the face, and these pips are not (`_no_lighter`).
 """
@@ -60,7 +60,7 @@ def smeared_three(face: np.ndarray) -> Bar | None:
     if count != 2:  # one blob and the background: any other blob is a pip or a swirl of its own
         return None
     ys, xs = np.nonzero(labels == 1)
-    if len(xs) < 3 or not _no_lighter(lab[:, :, 0], xs, ys):
+    if len(xs) < 3 or not _no_lighter(lab[:, :, 0], xs, ys):  # a speck of a pixel or two has no direction
         return None
     centre = (side - 1) / 2
     if math.hypot(xs.mean() - centre, ys.mean() - centre) > BAR_OFF_CENTRE * side:
