@@ -20,15 +20,15 @@ def camera(image, quality=75):
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def draw_face(frame, centre, spots, colour=RED_PIP, face=SMOKY, radius=3):
-    """Draw a die face `SIDE` wide at `centre` on `frame`, pips at `spots` (shares of the side from its
-    centre)."""
+def draw_face(frame, centre, spots, face=SMOKY):
+    """Draw a die face `SIDE` wide at `centre` on `frame`, red pips a fifth of a side wide at `spots`
+    (shares of the side from its centre)."""
     centre = np.array(centre, float)
     corner = (centre - SIDE / 2).astype(int)
     cv2.rectangle(frame, tuple(corner), tuple(corner + SIDE), face, -1)
     for spot in spots:
         x, y = centre + np.array(spot) * SIDE
-        cv2.circle(frame, (int(round(x)), int(round(y))), radius, colour, -1, cv2.LINE_AA)
+        cv2.circle(frame, (int(round(x)), int(round(y))), 3, RED_PIP, -1, cv2.LINE_AA)
 
 
 def face_with(spots, face=SMOKY):
@@ -66,9 +66,9 @@ def test_other_faces_are_no_bar(spots):
 
 def test_a_glint_across_a_green_die_is_no_bar():
     """A white streak across a green die is redder than the face in a*, but lighter than it."""
-    frame = face_with([], face=(60, 150, 40))
-    cv2.line(frame, (8, 8), (SIDE - 9, SIDE - 9), (235, 240, 240), 3, cv2.LINE_AA)
-    assert smeared_three(camera(frame)) is None
+    green = face_with([], face=(60, 150, 40))
+    cv2.line(green, (8, 8), (SIDE - 9, SIDE - 9), (235, 240, 240), 3, cv2.LINE_AA)
+    assert smeared_three(camera(green)) is None
 
 
 def test_a_face_of_one_hue_holds_no_bar():
