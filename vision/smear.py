@@ -52,10 +52,7 @@ def smeared_three(face: np.ndarray) -> Bar | None:
     # Half a die wide: more than a bar's width, so the top-hat keeps the bar whole, and less than the face.
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, side // 2 | 1),) * 2)
     redder = cv2.morphologyEx(hue, cv2.MORPH_TOPHAT, kernel)
-    peak = int(redder.max())
-    if peak == 0:
-        return None
-    mask = (redder > BAR_LEVEL * peak).astype(np.uint8)
+    mask = (redder > BAR_LEVEL * int(redder.max())).astype(np.uint8)
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     if count != 2:  # one blob and the background: any other blob is a pip or a swirl of its own
         return None
