@@ -69,6 +69,7 @@ KMEANS_SEED = 1  # any fixed seed: what matters is that a frame is split the sam
 # must not touch the edge at all: there the median surface takes in a large blob's own colour, so the part
 # the edge cuts fades out of it (a laptop's keyboard running off the frame touched it by a few pixels).
 GRAZE_SHARE = 0.5
+_SQUARE = np.ones((3, 3), np.uint8)  # a pixel and its eight neighbours
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodie
     distance = colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
     texture = float(np.median(distance[::2, ::2]))  # a quarter of the pixels tell the median as well
     mask = (distance > max(BODY_TEXTURES * texture, BODY_FLOOR)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     fields = (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA)
     width, height, area = (stats[1:, index] for index in fields)
@@ -243,7 +244,7 @@ def _notches(wall: np.ndarray, typical: float) -> tuple[np.ndarray, np.ndarray, 
         return centers, areas, np.zeros(wall.shape, bool)
     floor = np.zeros_like(mask)
     cv2.fillPoly(floor, [cv2.convexHull(largest)], 1)
-    notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    notches = cv2.morphologyEx(floor & mask, cv2.MORPH_OPEN, _SQUARE)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(notches, connectivity=8)
     # What an opening by that depth leaves: a die's core, not the shallow bulge of a shadow or a vignette.
     # The square is the largest odd one (centred on its pixel) within that depth: rounded up, it asked up to
@@ -349,19 +350,19 @@ def _has_edge(
     x0, y0 = max(0, left - 1), max(0, top - 1)
     x1, y1 = min(lab.shape[1], left + width + 1), min(lab.shape[0], top + height + 1)
     blob = cv2.compare(labels[y0:y1, x0:x1], float(label), cv2.CMP_EQ)
-    square = np.ones((3, 3), np.uint8)
-    inner = cv2.subtract(blob, cv2.erode(blob, square))
-    outer = cv2.subtract(cv2.dilate(blob, square), blob)
+    inner = cv2.subtract(blob, cv2.erode(blob, _SQUARE))
+    outer = cv2.subtract(cv2.dilate(blob, _SQUARE), blob)
     patch = lab[y0:y1, x0:x1]
-    inside, across, beyond = (_mean_lab(patch, band) for band in (blob, inner, outer))
-    from_surface = _mean_lab(surface[y0:y1, x0:x1], blob)
-    step = float(colour_distance(across[None, :], beyond[None, :])[0])
-    contrast = float(colour_distance(inside[None, :], from_surface[None, :])[0])
+    # Mean colours just inside the border, just outside it, of the blob, and of the surface under it: the
+    # border's step and the blob's contrast are the distances of the first two and of the last two.
+    under = cv2.mean(surface[y0:y1, x0:x1], blob)[:3]
+    means = np.array([*(cv2.mean(patch, band)[:3] for band in (inner, outer, blob)), under], np.float32)
+    step, contrast = (float(length) for length in colour_distance(means[0::2], means[1::2]))
     if step >= EDGE_SHARE * contrast:
         return True
     rise = distance[y0:y1, x0:x1]
     slope = gradient(rise)
-    steep = float(np.percentile(slope[cv2.dilate(blob, square) > 0], STEEP_PERCENTILE))
+    steep = float(np.percentile(slope[cv2.dilate(blob, _SQUARE) > 0], STEEP_PERCENTILE))
     return steep >= EDGE_GRADIENT * float(cv2.mean(rise, blob)[0])
 
 
@@ -369,7 +370,3 @@ def gradient(image: np.ndarray) -> np.ndarray:
     """How steeply the float32 single-channel `image` changes at each pixel, in its units per pixel: the
     length of its Sobel gradient, whose kernels weigh a step of one unit across a pixel as 8."""
     return np.hypot(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)) / 8.0
-
-
-def _mean_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.array(cv2.mean(patch, mask)[:3], np.float32)

@@ -406,8 +406,9 @@ def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None
     is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
     """
     centre = points.mean(axis=0)
-    middles = np.argsort(np.hypot(*(points - centre).T))[:2]
-    corners = np.setdiff1d(np.arange(6), middles)
+    # (numpy's set routines cost tens of microseconds on a handful of indices: sorts and masks do here.)
+    nearest = np.argsort(np.hypot(*(points - centre).T))
+    middles, corners = nearest[:2], np.sort(nearest[2:])
     column = np.argmin(distances(points[corners], points[middles]), axis=1)
     first, second = corners[column == 0], corners[column == 1]
     if first.size != 2 or second.size != 2:
@@ -416,11 +417,12 @@ def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None
     crossed = distances(points[first], points[second[::-1]]).trace()
     partners = second if straight <= crossed else second[::-1]
     flatter = _flatter(roundness)
-    found = np.flatnonzero(~np.isnan(roundness))
-    for pair in ([first[0], partners[0]], [first[1], partners[1]]):
-        row = np.intersect1d(pair, found)
-        rest = np.setdiff1d(found, row)
-        if row.size and flatter[np.ix_(row, rest)].all():
+    found = ~np.isnan(roundness)
+    for pair in (np.array([first[0], partners[0]]), np.array([first[1], partners[1]])):
+        row = np.sort(pair[found[pair]])
+        rest = found.copy()
+        rest[row] = False
+        if row.size and flatter[np.ix_(row, np.flatnonzero(rest))].all():
             return row
     return None
 

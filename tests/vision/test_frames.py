@@ -1,5 +1,7 @@
 """Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`)."""
 
+import math
+
 import numpy as np
 
 from vision.frames import MAX_GAIN, WHITE_LEVEL, exposed, levels_at
@@ -45,3 +47,15 @@ def test_levels_are_read_off_the_histogram():
     """Levels 0 to 99 once each: half of the pixels are at level 49 or below, 99% at 98 or below."""
     image = np.arange(100, dtype=np.uint8).reshape(10, 10)
     assert list(levels_at(image, (0.0, 0.5, 0.99))) == [0, 49, 98]
+
+
+def test_levels_of_a_strided_sample_and_of_picked_pixels_are_theirs_alone():
+    """The reader reads levels off every few pixels of a frame and off the pixels near its dice: the level
+    below which a share lies is the smallest one at least that share of those pixels (and no others) reach."""
+    image = np.random.default_rng(3).integers(0, 256, (60, 80), dtype=np.uint8)
+    shares = (0.01, 0.5, 0.99)
+    for pixels in (image[::3, ::2], image[image % 3 == 0]):
+        ordered = np.sort(pixels.ravel())
+        expected = [int(ordered[math.ceil(share * ordered.size) - 1]) for share in shares]
+        assert list(levels_at(pixels, shares)) == expected
+    assert list(levels_at(image[:0], shares)) == [0, 0, 0]  # no pixels: no levels, and no error
