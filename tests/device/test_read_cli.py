@@ -10,6 +10,7 @@ from device.cli import main
 from device.commands import bench_vision
 from vision.reader import DiceReader
 from vision.reading import Reading
+from vision.review import TILE_PX
 
 
 @pytest.fixture(autouse=True)
@@ -56,15 +57,21 @@ def test_eval_vision_prints_the_contract_metrics(tmp_path, capsys):
     assert metrics["images"] == 1 and metrics["hand_accuracy"] == 1.0
 
 
-def test_eval_vision_lists_the_misread_dice_by_place(tmp_path, capsys):
-    (tmp_path / "images").mkdir()
-    _photo(tmp_path / "images" / "a.png")
+def _boxed_set(folder, dice):
+    """A set in `folder` of one photo (`_photo`, a die showing 2 at 130, 90 to 186, 146) whose truth boxes a
+    die of each (value, box) of `dice`."""
+    (folder / "images").mkdir()
+    _photo(folder / "images" / "a.png")
     record = {
         "image": "images/a.png",
-        "values": [2, 5],
-        "dice": [{"value": 2, "box": [130, 90, 186, 146]}, {"value": 5, "box": [20, 20, 76, 76]}],
+        "values": sorted(value for value, _ in dice),
+        "dice": [{"value": value, "box": box} for value, box in dice],
     }
-    (tmp_path / "truth.jsonl").write_text(json.dumps(record) + "\n")
+    (folder / "truth.jsonl").write_text(json.dumps(record) + "\n")
+
+
+def test_eval_vision_lists_the_misread_dice_by_place(tmp_path, capsys):
+    _boxed_set(tmp_path, [(2, [130, 90, 186, 146]), (5, [20, 20, 76, 76])])
     assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json", "--misreads"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     assert (
@@ -86,6 +93,26 @@ def test_eval_vision_lists_the_misread_dice_by_place(tmp_path, capsys):
     assert "hands_by_place: 0.0000" in out and "images/a.png  missed true 5 read 0  at (48, 48)" in out
     assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json"]) == 0
     assert "misreads" not in json.loads(capsys.readouterr().out)  # the contract's output, unless asked
+
+
+def test_eval_vision_draws_each_misread_die_numbered_as_listed(tmp_path, capsys):
+    _boxed_set(tmp_path, [(3, [130, 90, 186, 146]), (5, [20, 20, 76, 76])])
+    tiles = tmp_path / "out" / "tiles"
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--json", "--tiles", str(tiles)]) == 0
+    listed = json.loads(capsys.readouterr().out)["misreads"]  # --tiles lists them too
+    assert [(row["kind"], row["truth"], row["read"]) for row in listed] == [("wrong", 3, 2), ("missed", 5, 0)]
+    drawn = sorted(path.name for path in tiles.iterdir())
+    assert drawn == ["001-a-wrong-true3-read2.png", "002-a-missed-true5-read0.png"]
+    assert cv2.imread(str(tiles / drawn[0])).shape == (TILE_PX, TILE_PX, 3)
+
+
+def test_eval_vision_refuses_a_tiles_folder_it_cannot_make(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    _photo(tmp_path / "images" / "a.png")
+    (tmp_path / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    (tmp_path / "taken").write_text("a file, not a folder")
+    assert main(["eval-vision", str(tmp_path / "truth.jsonl"), "--tiles", str(tmp_path / "taken")]) == 2
+    assert "pipkeeper eval-vision:" in capsys.readouterr().err
 
 
 def test_eval_vision_names_a_photo_outside_the_set_by_its_whole_path(tmp_path, capsys):
