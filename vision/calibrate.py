@@ -63,7 +63,10 @@ def auto_calibrate(
 
     The dice are first read with those three settings on "auto", so an earlier, wrong calibration cannot
     hide the dice. The new profile is kept only if it reads nearly as many dice as that neutral pass (it may
-    drop up to `DICE_LOST_SLACK` of them: a pass that knows less also finds dice where there are none).
+    drop up to `DICE_LOST_SLACK` of them: a pass that knows less also finds dice where there are none). A
+    pip polarity most dice vote for is kept only if looking for it alone reads as many dice as looking for
+    both: a mixed set's dice of the other polarity would be lost, within that slack or beyond it (which
+    failed the calibration).
     """
     profile = profile or CalibrationProfile()
     images = _usable(frames)
@@ -86,12 +89,18 @@ def auto_calibrate(
     candidate = neutral.with_changes(
         die_size=round(working, 4), face_share=face_share, pip_polarity=polarity, tray=tray
     )
-    dice_read = sum(len(reader_factory(candidate).read(image).dice) for image in images)
+    dice_read = _dice_read(reader_factory, candidate, images)
+    if polarity != "auto":
+        # A mixed set: a white die with black pips among red ones with white pips.
+        both = candidate.with_changes(pip_polarity="auto")
+        read_with_both = _dice_read(reader_factory, both, images)
+        if read_with_both > dice_read:
+            candidate, dice_read, polarity = both, read_with_both, "auto"
     notes = []
     enough = dice_seen * (1 - DICE_LOST_SLACK)
     if dice_read < enough and tray is not None:
         candidate = candidate.with_changes(tray=None)
-        dice_read = sum(len(reader_factory(candidate).read(image).dice) for image in images)
+        dice_read = _dice_read(reader_factory, candidate, images)
         notes.append("the tray estimate hid dice, so the whole frame is used")
     if dice_read < enough:
         message = (
@@ -127,6 +136,11 @@ def auto_calibrate(
         tray=candidate.tray,
     )
     return final, report
+
+
+def _dice_read(reader_factory: ReaderFactory, profile: CalibrationProfile, images: list[np.ndarray]) -> int:
+    """How many dice a reader with `profile` reads in all of `images`."""
+    return sum(len(reader_factory(profile).read(image).dice) for image in images)
 
 
 def _usable(frames: Sequence[Any]) -> list[np.ndarray]:

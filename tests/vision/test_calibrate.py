@@ -8,6 +8,7 @@ result and the margins can be checked exactly.
 import json
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -83,6 +84,41 @@ def test_auto_calibrate_sees_light_pips_on_dark_dice():
     profile, report = auto_calibrate(frames_of(tray), CalibrationProfile(), truth_reader_for(tray))
     assert profile.pip_polarity == "light"
     assert report["polarity_votes"]["light"] >= 4
+
+
+@pytest.mark.parametrize("dark_pips, light_pips", [(5, 1), (10, 1)])
+def test_auto_calibrate_keeps_looking_for_both_pip_polarities_in_a_mixed_set(dark_pips, light_pips):
+    """White dice with black pips and a red one with white pips: most dice vote dark, but a profile that
+    looks for dark pips alone loses the red die. With 5 and 1 that failed the calibration (5 of 6 dice read
+    is fewer than the slack allows); with 10 and 1 it was kept, and the red die was never read again."""
+    side, gap = 40, 80
+    frame = np.full((480, 960, 3), 150, np.uint8)
+    dice = []
+    for index in range(dark_pips + light_pips):
+        x, y = 60 + gap * (index % 11), 120 + gap * (index // 11)
+        dark = index < dark_pips
+        face, pip = ((235, 235, 235), (20, 20, 20)) if dark else ((40, 40, 190), (245, 245, 245))
+        cv2.rectangle(frame, (x - side // 2, y - side // 2), (x + side // 2, y + side // 2), face, -1)
+        cv2.circle(frame, (x, y), 4, pip, -1)
+        dice.append((Die(1, (float(x), float(y)), float(side), 0.0, 0.9), dark))
+
+    class PolarityReader:
+        """Reads the dice whose pips have the polarity the profile looks for (both on "auto")."""
+
+        def __init__(self, profile):
+            self.polarity = profile.pip_polarity
+
+        def read(self, image):
+            wanted = {"auto": (True, False), "dark": (True,), "light": (False,)}[self.polarity]
+            seen = tuple(die for die, dark in dice if dark in wanted)
+            return Reading(dice=seen, frame_size=(image.shape[1], image.shape[0]))
+
+    profile, report = auto_calibrate([frame], CalibrationProfile(), PolarityReader)
+    assert report["ok"], report["message"]
+    assert report["polarity_votes"] == {"dark": dark_pips, "light": light_pips}
+    assert profile.pip_polarity == report["pip_polarity"] == "auto"
+    assert report["dice_read"] == dark_pips + light_pips
+    assert "keeps looking for both" in report["message"]
 
 
 def test_auto_calibrate_uses_the_whole_frame_when_no_rim_is_visible():
