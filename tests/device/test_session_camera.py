@@ -27,6 +27,11 @@ from vision.watcher import RollWatcher
 WAIT = 20.0  # generous ceiling for a slow shared machine; the tests end as soon as the state arrives
 PINS = PinsConfig()
 BEEPS = BeepTimes(accepted=0.005, refused=0.03)
+DIE_SIZE = 0.11  # of the simulated frame's shorter side
+# What calibrating the simulated tray measures: a reader that knows the die size reads one working size, in
+# about a third of the time of one that must find it (two thirds of WAIT for 72 frames on this machine).
+CALIBRATED = CalibrationProfile(die_size=DIE_SIZE, pip_polarity="dark")
+UNCALIBRATED = CalibrationProfile()  # a table fresh from the box
 
 
 class UnpluggableSource(FrameSource):
@@ -103,14 +108,14 @@ def wait_for(session: TableSession, condition, what: str) -> dict:
 def make_session(tmp_path, mock_factory):  # the pins outlive the sessions that use them
     made = []
 
-    def make(wrap=None, controls=None) -> TableSession:
+    def make(wrap=None, controls=None, profile=UNCALIBRATED) -> TableSession:
         store = GameStore(tmp_path / "games.db")
-        sim = SimTable(960, 720, fps=10, seed=7, die_size=0.11)
+        sim = SimTable(960, 720, fps=10, seed=7, die_size=DIE_SIZE)
         source = wrap(sim) if wrap else sim
         session = TableSession(store, sim=sim)
         camera = CameraLoop(
             source,
-            CalibrationProfile(),
+            profile,
             session.post_dice,
             session.post_camera_status,
             make_watcher=lambda: RollWatcher(still_seconds=0.05, min_roll_seconds=0.0),
@@ -414,7 +419,9 @@ def test_an_idle_table_publishes_nothing_new_while_a_die_is_misread_now_and_then
     """Settled dice, nobody at the table: a flickering face on a die that lies still is no news for the
     tablets (every new version is an event to each of them, and was a beep and a warning too)."""
     made: list[MisreadingSource] = []
-    session = make_session(wrap=lambda sim: made.append(MisreadingSource(sim)) or made[-1])
+    session = make_session(
+        wrap=lambda sim: made.append(MisreadingSource(sim)) or made[-1], profile=CALIBRATED
+    )
     assert session.submit({"type": "new_game", "players": ["Ann"]}).ok
     state = roll_and_wait(session, 1)
     assert not state["table"]["moving"]
