@@ -18,7 +18,7 @@ from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
 from device.profile_store import ProfileStore
 from device.session import WAITING_FOR_DICE, TableSession
-from device.simtable import SimTable
+from device.simtable import SIM_DIE_SIZE, SimTable
 from device.store import GameStore
 from vision.profile import CalibrationProfile
 from vision.sources import FrameSource, SourceError
@@ -27,10 +27,10 @@ from vision.watcher import RollWatcher
 WAIT = 20.0  # generous ceiling for a slow shared machine; the tests end as soon as the state arrives
 PINS = PinsConfig()
 BEEPS = BeepTimes(accepted=0.005, refused=0.03)
-DIE_SIZE = 0.11  # of the simulated frame's shorter side
 # What calibrating the simulated tray measures: a reader that knows the die size reads one working size, in
-# about a third of the time of one that must find it (two thirds of WAIT for 72 frames on this machine).
-CALIBRATED = CalibrationProfile(die_size=DIE_SIZE, pip_polarity="dark")
+# about a third of the time of one that must find it (which took 15 s of WAIT for 72 frames on the build
+# machine).
+CALIBRATED = CalibrationProfile(die_size=SIM_DIE_SIZE, pip_polarity="dark")
 UNCALIBRATED = CalibrationProfile()  # a table fresh from the box
 
 
@@ -110,7 +110,7 @@ def make_session(tmp_path, mock_factory):  # the pins outlive the sessions that 
 
     def make(wrap=None, controls=None, profile=UNCALIBRATED) -> TableSession:
         store = GameStore(tmp_path / "games.db")
-        sim = SimTable(960, 720, fps=10, seed=7, die_size=DIE_SIZE)
+        sim = SimTable(960, 720, fps=10, seed=7, die_size=SIM_DIE_SIZE)
         source = wrap(sim) if wrap else sim
         session = TableSession(store, sim=sim)
         camera = CameraLoop(
