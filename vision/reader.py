@@ -540,7 +540,10 @@ class DiceReader:
         holes at its own size pass for pips. The new reading replaces the old only when it has more pips:
         the old on the body, and any face read where the new one lies (`_same_die`), as a die may hold two
         bodies. A die in a heap the bodies could not split has no body of its own (`vision.body`), so a face
-        read low with no body under it is read as a body too (`_unbodied`).
+        read low with no body under it is read as a body too (`_unbodied`). A face another body's reading
+        replaced is no longer on this one: a face read low between two touching dice is nearest both their
+        bodies, and once one body reads its die, the other is read as a body with no face on it (nell-byler
+        112353: a blue one beside a green four read as a two).
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
@@ -554,11 +557,10 @@ class DiceReader:
             if centers.size:
                 gaps = np.hypot(*(centers - center * scale).T)
                 nearest = int(np.argmin(gaps))
-                if gaps[nearest] < OVERLAP_SHARE * die_px * scale:
+                if gaps[nearest] < OVERLAP_SHARE * die_px * scale and id(read[nearest]) not in replaced:
                     on_body = read[nearest]
             if on_body is not None and (
                 on_body.value not in LOW_READ_VALUES
-                or id(on_body) in replaced
                 or (on_body.dark and not _shows_colour(tray, center, side))
             ):
                 continue

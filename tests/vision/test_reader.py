@@ -275,6 +275,25 @@ def test_finer_copies_are_only_for_bodies_too_small_for_the_usual_copy(monkeypat
     assert reader_module._bodies(frame).sizes is three_small.sizes
 
 
+def test_a_body_whose_nearest_face_another_body_took_over_is_read_as_a_die_of_its_own(monkeypatch):
+    """Two touching dice, two bodies (nell-byler 112353: a green four with yellow pips beside a blue one):
+    the four reads low in gray, as a two between both bodies, so each body's nearest face is that two. The
+    four's body, read again, replaces it with a four; the one's body then has no face of its own (the two it
+    was nearest now stands elsewhere, as the four) and is read too, rather than passed over as the two's."""
+    bodies = Bodies(np.array([[194.0, 396.0], [214.0, 417.0]]), 33.5, np.full(2, 33.5))
+    low_two = Face((0, 1), 2, (198.0, 401.5), 48.0, 0.0, 0.9, dark=False)
+    by_body = {
+        194: Face(tuple(range(4)), 4, (192.5, 399.0), 33.0, 0.0, 0.9, dark=False),
+        214: Face((0,), 1, (213.0, 421.0), 33.0, 0.0, 0.6, dark=False),
+    }
+    reader = DiceReader(work_die_px=60.0)
+    monkeypatch.setattr(reader, "_read_body", lambda gray, tray, center, side: by_body[int(center[0])])
+    frame = np.zeros((640, 640, 3), np.uint8)
+    replaced, extra = reader._read_bodies_again([low_two], bodies, frame[:, :, 0], frame, 1.0, 48.0)
+    assert replaced == {id(low_two)}
+    assert sorted(face.value for face in extra) == [1, 4]
+
+
 def test_the_bodies_size_replaces_a_reading_only_when_it_reads_a_die_within_each_of_its_dice(monkeypatch):
     """Three bodies 27 px wide tell another size than the pips' 168 px, and read at theirs they are three
     dice. When the one die read at 168 px holds them (dark dice taken for the pips of one huge die), their
