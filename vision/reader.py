@@ -10,8 +10,8 @@ How it reads, in order:
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
    frame, whose pips the small copy cannot see: `FINER_PAIRS`), or as many as the lone pips of one size
-   the coarser copy resolved (a hand of ones: `_outweighs`), unless two dice bodies confirm the small
-   copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`). The dice bodies
+   the coarser copy resolved (a hand of ones: `_outweighs`), unless two dice bodies alike in size confirm
+   the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`). The dice bodies
    (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies when the
    usual one shows fewer than three and none it resolves, and again on a finer copy when the size says
    dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
@@ -290,9 +290,10 @@ HEAP_SIDES = 2.0
 # from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos have a
 # jitter of 0 or 1 gray level and thresholds of 7 or more, so the rule changes none of them.
 PIP_GRAIN = 3
-# Bodies needed to read the frame again at their size when the pips tell another: one blob may be a pip of the
-# die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice (matteop65
-# two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera). A white die's pips
+# Bodies alike in size (`_witnessed`) needed to read the frame again at their size when the pips tell another,
+# or to confirm the pips' size: one blob may be a pip of the die itself, a speck or a hole in a grille, and at
+# its size a speaker grille reads as rows of dice (matteop65 two_7 and three_2 at 1.5 times their
+# resolution, a photo taken with a sharper camera). A white die's pips
 # are bodies too (the die itself is as pale as the board): when dice were read at the pips' size, the reading
 # at the bodies' size replaces them only with dice read on that many bodies (two_7 at 2 and 2.5 times).
 SIZE_WITNESSES = 2
@@ -981,8 +982,10 @@ def _in_body_copy(die: float, frame_side: int) -> float:
 
 
 def _witnessed(bodies: Bodies | None) -> bool:
-    """Whether there are `SIZE_WITNESSES` dice bodies or more: enough for their size to count."""
-    return bodies is not None and bodies.count >= SIZE_WITNESSES
+    """Whether `SIZE_WITNESSES` dice bodies or more are alike in size to their typical one: enough for their
+    size to count. Two bodies of which one is twice the other (a die, and a heap of dice that could not be
+    split) have a typical size between them that measures neither."""
+    return bodies is not None and int(_alike(bodies.sizes, bodies.size).sum()) >= SIZE_WITNESSES
 
 
 class _Estimate(NamedTuple):

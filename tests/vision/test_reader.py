@@ -215,6 +215,26 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     assert (die, asked) == ((coarse, [320]) if confirmed else (50.0, [320, 640, 1280]))
 
 
+@pytest.mark.parametrize(("sizes", "confirmed"), [((51.0, 136.0), False), ((100.0, 110.0), True)])
+def test_only_bodies_alike_in_size_confirm_the_coarse_copys_die_size(monkeypatch, sizes, confirmed):
+    """matteop65 five_47 from 3x as far: five dice of about 50 px in a 1920x1440 frame. The 320 px copy saw
+    no pip pairs, only two lone blobs alike, 3.3 px wide there: dice of 106.5 px. Two bodies were found, a
+    die of 51 px and a heap of 136 px that could not be split, and their typical size, 93.5, between the
+    two, confirmed 106.5: all five dice were read as ones. A die and a heap measure no size together, so
+    the finer copies are asked and their pips tell the dice. Two bodies of one size still confirm it."""
+    asked = []
+
+    def estimate(self, gray, threshold, short_side, copy):
+        asked.append(copy)
+        return reader_module._Estimate(106.5, 0, 2) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
+
+    monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
+    gray = np.zeros((1440, 1920), np.uint8)
+    bodies = Bodies(np.array([[400.0, 400.0], [900.0, 800.0]]), sum(sizes) / 2, np.array(sizes))
+    die = DiceReader()._die_px(gray, 20.0, 1440, bodies)
+    assert (die, asked) == ((106.5, [320]) if confirmed else (50.0, [320, 640, 1280]))
+
+
 def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
     """Finer copies are looked at, each at most half the frame's short side, while fewer than three bodies
     are found (two may be blobs of heaped dice), and one counts only with three bodies or more (a die's pips
