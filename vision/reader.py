@@ -40,7 +40,8 @@ How it reads, in order:
    one makes a two there). White dice with black pips are read in gray alone.
 6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
    on a white tray) inside a square outline of its own (`vision.outline`); so do two pips under half the
-   frame's pips read as a 2 (`SPECK_SHARE`: a tray's dust in a fine still). A 1 or a 2 reads only with the
+   frame's pips read as a 2 (`SPECK_SHARE`: a tray's dust in a fine still), and any face read faintly
+   (`FAINT_CONFIDENCE`: a tray's wood grain). A 1 or a 2 reads only with the
    pip polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray
    or letters on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
    rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
@@ -216,6 +217,15 @@ SPECK_SHARE = 0.5
 # and a side face's pip has its die's edges round it too. nell-byler's white ones on its pale tray measure
 # 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 3.4 at most.
 OUTLINE_SHARE = 3.0
+# A face read with less confidence than this (pips of little contrast, or a layout that barely fits) must
+# stand out from the surface as a body, or show a square outline, as a lone pip must: a tray's grain (wood,
+# felt) has darker streaks a die's pips apart, which read as twos at a confidence of 0.07 to 0.27 where the
+# dice are a small share of the frame and its thresholds low (matteop65 from 3x as far: 29 false dice, 3
+# fewer so, and 2 more hands right), while a die with faint pips is a body of its own: nell-byler reads
+# alike (as taken, none of the 99 faint faces of three pips or more its three working sizes read is
+# refused; each of its dice read under 0.25, right or wrong, lies within 0.4 of a body's side of the body's
+# centre).
+FAINT_CONFIDENCE = 0.5
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # In a die body's crop, a pip stands at least this many gray levels from its face, whatever the crop's range.
 # A channel of a crop where no die lies spans little more than MIN_SPREAD, and a share of that is a level or
@@ -448,14 +458,14 @@ class DiceReader:
                 if spread >= MIN_SPREAD:
                     threshold = self._pip_threshold(spread, _grain(channel))
                     readings.append(self._faces_in(channel, box, scale, die_px, threshold))
-        faces = self._refuse_false_ones_and_twos(vote(readings, die_px * scale), tray, die_px, scale, bodies)
+        faces = self._refuse_false_dice(vote(readings, die_px * scale), tray, die_px, scale, bodies)
         faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
             # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
             replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
-                faces = self._refuse_false_ones_and_twos(kept + again, tray, die_px, scale, bodies)
+                faces = self._refuse_false_dice(kept + again, tray, die_px, scale, bodies)
                 # A die's side face may stand out as a body of its own, and its crop reads its pips.
                 faces = drop_shaded_sides(faces, tray, die_px, scale)
             # A glossy tray's rim mirrors the dice beside it: what it shows is no die, nor one to ask about.
@@ -898,10 +908,11 @@ class DiceReader:
             faces = group_faces(pips, work, measured, params, focus, lone_cores)
         return complete_faces(faces, pips, work, params)
 
-    def _refuse_false_ones_and_twos(
+    def _refuse_false_dice(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
     ) -> list[Face]:
-        """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip, two specks) no body.
+        """Refuse ones and twos that are not dice: the wrong polarity, or (a lone pip, two specks) no body;
+        and faces read faintly where no body is.
 
         Polarity: when the frame's dice have dark pips (`_dice_polarity`), one or two light dots smaller
         than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
@@ -910,10 +921,12 @@ class DiceReader:
         letter or a glint has no body. A lone pip must also sit on a body standing out from the surface, or
         inside a square outline centred on it (`OUTLINE_SHARE`): a speck on the tray has neither, while a
         white die on a white tray, which does not stand out in colour, shows its edge all round its pip. So
-        must two pips under half the frame's pips (`SPECK_SHARE`): two specks of a tray's dust.
+        must two pips under half the frame's pips (`SPECK_SHARE`): two specks of a tray's dust. And so must
+        any face read with a confidence under `FAINT_CONFIDENCE`.
         """
         weak = [face for face in faces if face.value in (1, 2)]
-        if not weak:
+        faint = [face for face in faces if face.value is not None and face.confidence < FAINT_CONFIDENCE]
+        if not weak and not faint:
             return faces
         polarity, typical_pip = _dice_polarity(faces)
         refused = {
@@ -925,7 +938,8 @@ class DiceReader:
             and not _on_body(face, bodies, scale)
         }
         speck = SPECK_SHARE * self.params["pip_size"] * die_px * scale
-        bare = [face for face in weak if (face.value == 1 or face.pip < speck) and id(face) not in refused]
+        bare = [face for face in weak if face.value == 1 or face.pip < speck] + faint
+        bare = list({id(face): face for face in bare if id(face) not in refused}.values())
         if bare:
             surface = estimate_surface(tray, die_px)
             radius = RING_SHARE * die_px

@@ -517,6 +517,25 @@ def test_a_speck_on_the_tray_is_not_a_die_showing_one():
     assert DiceReader().read(frame).values == [3, 5, 2]
 
 
+@pytest.mark.parametrize(("on_a_die", "values"), [(False, [3, 5, 4]), (True, [3, 2, 5, 4])])
+def test_faint_dots_read_as_a_two_count_only_on_a_die(on_a_die, values):
+    """Two dots a shade darker than the floor, a two's pips apart: on bare floor they are a tray's grain
+    (wood's darker streaks), read faintly as a two, which stands out from the surface as no die does; on a
+    die's face (a die whose pips are faint) the same faint two is read."""
+    frame, centres = draw_dice([3, 5, 4], face=200, pip=120, floor=110)
+    x, y = int(centres[1][0]), 390
+    dots = 94
+    if on_a_die:
+        cv2.rectangle(frame, (x - 28, y - 28), (x + 28, y + 28), (200, 200, 200), -1)
+        dots = 184
+    for side in (-1, 1):
+        cv2.circle(frame, (x + 15 * side, y + 15 * side), 5, (dots, dots, dots), -1, cv2.LINE_AA)
+    reading = DiceReader().read(frame)
+    assert reading.values == values
+    if on_a_die:  # read as faintly as the grain was: the rule, not the reading, tells them apart
+        assert [die.confidence < reader_module.FAINT_CONFIDENCE for die in reading.dice] == [0, 1, 0, 0]
+
+
 def test_a_dot_among_the_stripes_of_a_barcode_is_not_a_die_showing_one():
     """A label is a body, and the dot on it is round; but the stripes around it are no face."""
     frame, _ = draw_dice([5, 3, 4], face=235, pip=25, floor=(60, 110, 150))
