@@ -41,9 +41,9 @@ How it reads, in order:
 6. A lone pip reads as a 1 only on a die body of its own, or (a die the colour of the surface: a white die
    on a white tray) inside a square outline of its own (`vision.outline`); so do two pips under half the
    frame's pips read as a 2 (`SPECK_SHARE`: a tray's dust in a fine still), and any face read faintly
-   (`FAINT_CONFIDENCE`: a tray's wood grain). A 1 or a 2 reads only with the
-   pip polarity of the frame's dice, pips as large as theirs, or a die body under it: a speck on the tray
-   or letters on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
+   (`FAINT_CONFIDENCE`: a tray's wood grain). A 1 or a 2 reads only with the pip polarity of the frame's
+   dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on a keyboard are
+   not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
    rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
    no die rests there.
 7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
@@ -303,9 +303,9 @@ PIP_GRAIN = 3
 # Bodies alike in size (`_witnessed`) needed to read the frame again at their size when the pips tell another,
 # or to confirm the pips' size: one blob may be a pip of the die itself, a speck or a hole in a grille, and at
 # its size a speaker grille reads as rows of dice (matteop65 two_7 and three_2 at 1.5 times their
-# resolution, a photo taken with a sharper camera). A white die's pips
-# are bodies too (the die itself is as pale as the board): when dice were read at the pips' size, the reading
-# at the bodies' size replaces them only with dice read on that many bodies (two_7 at 2 and 2.5 times).
+# resolution, a photo taken with a sharper camera). A white die's pips are bodies too (the die itself is as
+# pale as the board): when dice were read at the pips' size, the reading at the bodies' size replaces them
+# only with dice read on that many bodies (two_7 at 2 and 2.5 times).
 SIZE_WITNESSES = 2
 SIZES_DIFFER = 2.0  # ... and the pips tell another size when the bodies measure over twice or under half it
 
@@ -997,8 +997,8 @@ def _in_body_copy(die: float, frame_side: int) -> float:
 
 def _witnessed(bodies: Bodies | None) -> bool:
     """Whether `SIZE_WITNESSES` dice bodies or more are alike in size to their typical one: enough for their
-    size to count. Two bodies of which one is twice the other (a die, and a heap of dice that could not be
-    split) have a typical size between them that measures neither."""
+    size to count. A die and a heap of dice that could not be split, 2.7 times as wide (matteop65 five_47 from
+    3x as far), have a typical size between them that measures neither."""
     return bodies is not None and int(_alike(bodies.sizes, bodies.size).sum()) >= SIZE_WITNESSES
 
 
