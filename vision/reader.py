@@ -925,7 +925,7 @@ class DiceReader:
         any face read with a confidence under `FAINT_CONFIDENCE`.
         """
         weak = [face for face in faces if face.value in (1, 2)]
-        faint = [face for face in faces if face.value is not None and face.confidence < FAINT_CONFIDENCE]
+        faint = {id(face) for face in faces if face.value is not None and face.confidence < FAINT_CONFIDENCE}
         if not weak and not faint:
             return faces
         polarity, typical_pip = _dice_polarity(faces)
@@ -938,8 +938,12 @@ class DiceReader:
             and not _on_body(face, bodies, scale)
         }
         speck = SPECK_SHARE * self.params["pip_size"] * die_px * scale
-        bare = [face for face in weak if face.value == 1 or face.pip < speck] + faint
-        bare = list({id(face): face for face in bare if id(face) not in refused}.values())
+        bare = [
+            face
+            for face in faces
+            if id(face) not in refused
+            and (face.value == 1 or (face.value == 2 and face.pip < speck) or id(face) in faint)
+        ]
         if bare:
             surface = estimate_surface(tray, die_px)
             radius = RING_SHARE * die_px

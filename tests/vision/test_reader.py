@@ -219,7 +219,7 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
 def test_only_bodies_alike_in_size_confirm_the_coarse_copys_die_size(monkeypatch, sizes, confirmed):
     """matteop65 five_47 from 3x as far: five dice of about 50 px in a 1920x1440 frame. The 320 px copy saw
     no pip pairs, only two lone blobs alike, 3.3 px wide there: dice of 106.5 px. Two bodies were found, a
-    die of 51 px and a heap of 136 px that could not be split, and their typical size, 93.5, between the
+    die of 51 px and a heap of 136 px that could not be split, and their typical size, 93.6, between the
     two, confirmed 106.5: all five dice were read as ones. A die and a heap measure no size together, so
     the finer copies are asked and their pips tell the dice. Two bodies of one size still confirm it."""
     asked = []
