@@ -71,10 +71,11 @@ How it reads, in order:
    cuts with it as one blob, while below the face's own level only dark pips stand out (layouts of three pips
    or more count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read
    last in its colour distance from its face, where a face's lighter swirl round a pale pip is no longer one
-   blob with it; and one no channel reads at all shows a three when its face's only redder blob in a* is one
-   bar through its centre, a three's diagonal long (`vision.smear`: JPEG ran the red pips of a small smoky
-   die together). What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body
-   of its own, below the top face).
+   blob with it. A body whose face's redder blobs in a* are one bar through its centre, a three's diagonal
+   long, shows a three, and two rows side by side a six (`vision.smear`: JPEG ran the red pips of a small
+   smoky die together), where no channel reads a face or only fewer pips (a six's four corners, whose gaps
+   are widest). What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a
+   body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -114,7 +115,7 @@ from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
 from vision.sides import drop_shaded_sides
-from vision.smear import SMEAR_CONFIDENCE, smeared_three
+from vision.smear import SMEAR_CONFIDENCE, smeared_face
 
 # Tunable parameters (the calibration may override them through `profile.reader`): name -> default.
 DEFAULT_PARAMS: dict[str, float] = {
@@ -594,11 +595,16 @@ class DiceReader:
 
     def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
         """The face read on the body at `center` (about `side` wide), in frame pixels, or None: its pips
-        (`_read_body_sized`), or on a body no crop reads a face on, a three whose red pips JPEG ran into one
-        bar (`_smeared_three`). Looked for last and at the measured size alone, the bar never outvotes pips a
-        crop read, nor lends a crop of another size the vote it needs (`_read_body_sized`'s two sizes)."""
+        (`_read_body_sized`), or the three or six whose red pips JPEG ran into bars (`_smeared_face`) where
+        the pips read no face or one of fewer pips. Those are the pips that stayed apart: a six's four
+        corners, whose gaps are widest (nell-byler 112517), or two of a three's. The bars are looked for at
+        the measured size alone, so they never lend a crop of another size the vote it needs
+        (`_read_body_sized`'s two sizes)."""
         face = self._read_body_sized(gray, tray, center, side)
-        return face if face is not None else _smeared_three(tray, center, side)
+        smeared = _smeared_face(tray, center, side)
+        if smeared is not None and (face is None or smeared.value > face.value):
+            return smeared
+        return face
 
     def _read_body_sized(
         self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
@@ -1148,9 +1154,9 @@ def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
 
 
-def _smeared_three(tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
-    """The three a die body (at `center` in the BGR `tray`, `side` wide) shows as one red bar where JPEG ran
-    its pips together (`vision.smear`), in frame pixels, or None. The crop is the body's square alone: a
+def _smeared_face(tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
+    """The three or six a die body (at `center` in the BGR `tray`, `side` wide) shows as red bars where JPEG
+    ran its pips together (`vision.smear`), in frame pixels, or None. The crop is the body's square alone: a
     neighbour's pips beside it would be blobs of their own."""
     half = int(side / 2)
     x, y = int(center[0]), int(center[1])
@@ -1159,12 +1165,12 @@ def _smeared_three(tray: np.ndarray, center: np.ndarray, side: float) -> Face | 
     face = tray[y - half : y + half + 1, x - half : x + half + 1]
     if face.shape[:2] != (2 * half + 1, 2 * half + 1):
         return None
-    bar = smeared_three(face)
-    if bar is None:
+    smear = smeared_face(face)
+    if smear is None:
         return None
-    # The pips lie along the die's diagonal; like a pip, the bar is no lighter than the face (dark pips).
     at = (float(center[0]), float(center[1]))
-    return Face((), 3, at, side, (bar.angle - 45.0) % 90.0, SMEAR_CONFIDENCE, pip=bar.width)
+    # Like a pip, a bar is no lighter than the face (dark pips).
+    return Face((), smear.value, at, side, smear.angle, SMEAR_CONFIDENCE, pip=smear.width)
 
 
 def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
