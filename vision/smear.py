@@ -22,11 +22,12 @@ import cv2
 import numpy as np
 
 # A bar's length and width are measured as four standard deviations of its pixels along and across it
-# (1.15 times a uniform bar's), in die sides. A three's pips, 0.15 to 0.2 of a side wide and their centres
-# 0.2 to 0.28 of a side across and down from the die's, span 0.7 to 1.0 of a side along the diagonal: at
-# most 1.15 measured. The bars' faint ends fall below the bar's threshold (`BAR_LEVEL`): the three bars in
+# (`UNIFORM_SPREAD` times a uniform bar's), in die sides. A three's pips, 0.15 to 0.2 of a side wide and their
+# centres 0.2 to 0.28 of a side across and down from the die's, span 0.7 to 1.0 of a side along the diagonal:
+# at most 1.15 measured. The bars' faint ends fall below the bar's threshold (`BAR_LEVEL`): the three bars in
 # nell-byler measured 0.60 to 0.64. A smeared pip or a five's cross is no longer than it is wide.
 BAR_LENGTH = (0.5, 1.2)
+UNIFORM_SPREAD = 1.15  # four standard deviations of a uniform bar, as a share of its length or width
 # A bar is one pip wide: 0.23 of a side measured at most, and nell-byler's bars measured 0.12 to 0.23. The
 # dark face between a two's light pips is redder than they are and measures 0.29 to 0.39 (nell-byler 095453,
 # a purple die; 095609, a red one).
@@ -88,12 +89,12 @@ def smeared_face(face: np.ndarray) -> Smear | None:
         return None
     if len(bars) == 1:
         (bar,) = bars
-        if not _long(bar, BAR_LENGTH) or bar.width > BAR_WIDTH:
+        if not _bar_shaped(bar, BAR_LENGTH):
             return None
         # The pips lie along the die's diagonal.
-        return Smear(3, (bar.angle - 45.0) % 90.0, bar.width * side / 1.15)
+        return Smear(3, (bar.angle - 45.0) % 90.0, bar.width * side / UNIFORM_SPREAD)
     first, second = bars
-    if not all(_long(bar, ROW_LENGTH) and bar.width <= BAR_WIDTH for bar in (first, second)):
+    if not (_bar_shaped(first, ROW_LENGTH) and _bar_shaped(second, ROW_LENGTH)):
         return None
     join = second.centre - first.centre
     across = math.degrees(math.atan2(join[1], join[0]))
@@ -104,8 +105,7 @@ def smeared_face(face: np.ndarray) -> Smear | None:
         and _askew(across, first.angle + 90.0) <= ROWS_ASKEW
     ):
         return None
-    # The measured width is 1.15 times a uniform bar's, as the length is.
-    return Smear(6, first.angle % 90.0, (first.width + second.width) / 2 * side / 1.15)
+    return Smear(6, first.angle % 90.0, (first.width + second.width) / 2 * side / UNIFORM_SPREAD)
 
 
 def _bars(face: np.ndarray) -> list[_Bar] | None:
@@ -136,10 +136,14 @@ def _bars(face: np.ndarray) -> list[_Bar] | None:
     return bars
 
 
-def _long(bar: _Bar, lengths: tuple[float, float]) -> bool:
-    """Whether `bar` is within `lengths` long (die sides) and a bar, not a spot: `BAR_ELONGATION` times as
-    long as wide."""
-    return lengths[0] <= bar.length <= lengths[1] and bar.length >= BAR_ELONGATION * bar.width
+def _bar_shaped(bar: _Bar, lengths: tuple[float, float]) -> bool:
+    """Whether `bar` is within `lengths` long (die sides), a pip wide (`BAR_WIDTH`) and a bar, not a spot:
+    `BAR_ELONGATION` times as long as wide."""
+    return (
+        lengths[0] <= bar.length <= lengths[1]
+        and bar.width <= BAR_WIDTH
+        and bar.length >= BAR_ELONGATION * bar.width
+    )
 
 
 def _askew(angle: float, other: float) -> float:

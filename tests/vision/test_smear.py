@@ -32,13 +32,18 @@ def draw_face(frame, centre, spots, face=SMOKY):
         cv2.circle(frame, (int(round(x)), int(round(y))), 3, RED_PIP, -1, cv2.LINE_AA)
 
 
-def face_with(spots, face=SMOKY):
-    """A die face on a pale table, pips at `spots`, saved as a camera does; returns the face's square crop
-    as the reader takes it from a die body."""
-    frame = np.full((96, 96, 3), (190, 192, 195), np.uint8)
-    draw_face(frame, (48, 48), spots, face=face)
+def body_crop(frame):
+    """The square crop the reader takes from the die body drawn at the middle of the 96 px `frame`, saved as a
+    camera does."""
     half = SIDE // 2
     return camera(frame)[48 - half : 48 + half + 1, 48 - half : 48 + half + 1]
+
+
+def face_with(spots, face=SMOKY):
+    """A die face on a pale table, pips at `spots`, as the reader crops it from a die body."""
+    frame = np.full((96, 96, 3), (190, 192, 195), np.uint8)
+    draw_face(frame, (48, 48), spots, face=face)
+    return body_crop(frame)
 
 
 THREE = [(-0.22, -0.22), (0.0, 0.0), (0.22, 0.22)]
@@ -90,8 +95,7 @@ def test_a_blob_wider_than_a_pip_is_no_bar():
     frame = np.full((96, 96, 3), (190, 192, 195), np.uint8)
     draw_face(frame, (48, 48), [])
     cv2.line(frame, (41, 41), (55, 55), RED_PIP, 11, cv2.LINE_AA)
-    half = SIDE // 2
-    assert smeared_face(camera(frame)[48 - half : 48 + half + 1, 48 - half : 48 + half + 1]) is None
+    assert smeared_face(body_crop(frame)) is None
 
 
 def test_a_glint_across_a_green_die_is_no_bar():
@@ -107,8 +111,7 @@ def test_a_redder_streak_on_a_red_die_is_no_bar():
     frame = np.full((96, 96, 3), (190, 192, 195), np.uint8)
     draw_face(frame, (48, 48), [], face=(90, 90, 160))
     cv2.line(frame, (41, 41), (55, 55), (0, 0, 200), 2, cv2.LINE_AA)
-    half = SIDE // 2
-    assert smeared_face(camera(frame)[48 - half : 48 + half + 1, 48 - half : 48 + half + 1]) is None
+    assert smeared_face(body_crop(frame)) is None
 
 
 def test_a_face_of_one_hue_holds_no_bar():
