@@ -84,6 +84,10 @@ LONE_PIP_FILL = 0.9
 # A lone core read as a 1 (on a die body, `lone_cores`) is less sure than a whole pip: in the channels' vote
 # on a die, a one another channel read whole wins over it.
 CORE_ONE_CONFIDENCE = 0.5
+# A face's confidence is how well its pips fit their layout times their contrast (in shares of 40 gray
+# levels). Below this, a face one colour channel alone reads with more pips does not outvote a layout that
+# gray and another reading read alike (`_winner`).
+LONE_READING_CONFIDENCE = 0.5
 
 
 def distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -537,8 +541,9 @@ def vote(readings: list[list[Face]], die_px: float) -> list[Face]:
     die sides (faces of one reading are distinct dice: it merged its own overlaps), and the reading with the
     most pips wins (the more confident on a tie): a channel loses pips that are faint in it far more often
     than it makes up a whole pip layout, so a two in one channel and a five in another is a five whose faint
-    pips one channel missed. A two is no layout, though (`_winner`). Unreadable regions come from the first
-    reading alone, and only where no channel read a die.
+    pips one channel missed. A two is no layout, though, and a faint face one channel alone reads does not
+    outvote a layout two readings agree on (`_winner`). Unreadable regions come from the first reading alone,
+    and only where no channel read a die.
     """
     gray = {id(face) for face in readings[0]}  # the first reading is gray's
     dice: list[list[Face]] = []
@@ -569,10 +574,33 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     112256: gray, green and blue read a one, red a two). A two gray reads still wins, and so does one that
     only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are. And the ones
     must be one pip: two ones a pip or more apart are the two pips of the two, each faint in one channel.
+
+    Nor does a face one colour channel alone reads, less sure than `LONE_READING_CONFIDENCE`, outvote a
+    layout that gray and another reading read alike (`_faint_and_alone`).
     """
     best = max(die, key=lambda face: (face.value, face.confidence))
+    if _faint_and_alone(best, die, first_in_gray):
+        return die[0]
     ones = [face for face in die if face.value == 1 and _gap(face.center, die[0].center) <= die[0].pip]
     twos = sum(face.value == 2 for face in die)
     if best.value == 2 and twos == 1 and first_in_gray and die[0].value == 1 and len(ones) >= 2:
         return max(ones, key=lambda face: face.confidence)
     return best
+
+
+def _faint_and_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:
+    """Whether `best`, the face of `die` with most pips, is one colour channel's faint reading against a
+    layout that gray (`first_in_gray`: `die[0]`) and another reading read alike.
+
+    A marbled die's swirls stand out in one opponent colour as blobs, and with its pips they pass for a six
+    that fits its layout poorly (nell-byler 112404 and 113012 turned 90: gray and red read a four with
+    confidence 0.99, b* a six with 0.24). Both readings of the four would have had to lose the same two
+    pips. A sure reading still wins (red pips on a blue die are plain in red and a*), and so does one
+    against a one or a two: a faint pip of those, gray and another channel may both lose.
+    """
+    gray = die[0]
+    if not first_in_gray or best is gray or not gray.is_layout or best.value <= gray.value:
+        return False
+    backed = any(face.value == gray.value for face in die[1:])
+    alone = sum(face.value == best.value for face in die) == 1
+    return backed and alone and best.confidence < LONE_READING_CONFIDENCE

@@ -129,6 +129,24 @@ def test_a_two_one_colour_channel_read_does_not_outvote_a_one_gray_and_another_r
     assert [face.value for face in vote([[one], [two], [other_pip]], 40.0)] == [2]
 
 
+def test_a_faint_six_one_colour_channel_alone_read_does_not_outvote_a_four_gray_and_another_read():
+    """A marbled die's swirls and its four pips pass for a six of poor fit in one opponent colour (nell-byler
+    112404 turned 90). Gray and red read the four surely, so it stands. The six still wins where it is sure,
+    where a second channel reads it too, where nothing backs gray's four, where gray read nothing there (its
+    pips may be faint in gray), and against a two gray and another channel read (both may lose a faint pip).
+    """
+    four = Face((0, 1, 2, 3), 4, (66.0, 56.0), 40.0, 0.0, 0.99)
+    red_four = replace(four, confidence=0.97)
+    six = Face((0, 1, 2, 3, 4, 5), 6, (57.0, 57.0), 40.0, 0.0, 0.24)
+    assert [face.value for face in vote([[four], [red_four], [], [six]], 40.0)] == [4]
+    assert [face.value for face in vote([[four], [red_four], [replace(six, confidence=0.8)]], 40.0)] == [6]
+    assert [face.value for face in vote([[four], [red_four], [six], [six]], 40.0)] == [6]
+    assert [face.value for face in vote([[four], [], [six]], 40.0)] == [6]
+    assert [face.value for face in vote([[], [red_four], [four], [six]], 40.0)] == [6]
+    two = Face((0, 1), 2, (60.0, 57.0), 40.0, 0.0, 0.99)
+    assert [face.value for face in vote([[two], [replace(two, confidence=0.9)], [six]], 40.0)] == [6]
+
+
 def test_a_four_with_a_side_face_pip_beside_it_is_not_a_five():
     """Four corners and a pip off one corner can pass the fingerprint of a five, but are not symmetric."""
     step = 0.27 * 40.0
