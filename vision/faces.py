@@ -599,7 +599,7 @@ def _faint_and_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:
     against a one or a two: a faint pip of those, gray and another channel may both lose.
     """
     gray = die[0]
-    if not first_in_gray or best is gray or not gray.is_layout or best.value <= gray.value:
+    if not first_in_gray or not gray.is_layout or best.value <= gray.value:
         return False
     backed = any(face.value == gray.value for face in die[1:])
     alone = sum(face.value == best.value for face in die) == 1
