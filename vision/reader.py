@@ -55,27 +55,28 @@ How it reads, in order:
    glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
    pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face, in
    crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is rough
-   too; but a body less than a third of the frame's dice is a key's letter or a label's print, no die), in
-   gray, in red and in the opponent colours a* and b*: pips differ from their face in lightness or in hue, and
-   red pips, the commonest coloured ones, are bright in red at nearly full resolution. Only faces near the
-   body's centre are its die's: a neighbour's face in the crop must not pass the die's own for a side face. A
-   lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is evidence
-   of a die; in gray, a light streak beside it may be glare (a glossy die reflects the window), which is no
-   sign of clutter. There, pips are also looked for as maximally stable regions where the black-hat merged
-   them into a blob that is no pip (a marbled face's darker stretches stand out nearly as much as its pips; a
-   small die's pips blur into a bar). In a channel that reads nothing else on a body, a lone pip cut out of a
-   larger blob (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1, which it never
-   does in the whole frame, and so does a lone pip at the body's very centre, where a 1's pip is, on a face
-   more uneven still (a gold die's sheen). Lightness is read clipped from above at the face's level too: a
-   dark die's bevel stands out from a pale tray as much as the corner pips beside it, which the black-hat then
-   cuts with it as one blob, while below the face's own level only dark pips stand out (layouts of three pips
-   or more count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read
-   last in its colour distance from its face, where a face's lighter swirl round a pale pip is no longer one
-   blob with it. A body whose face's redder blobs in a* are one bar through its centre, a three's diagonal
-   long, shows a three, and two rows side by side a six (`vision.smear`: JPEG ran the red pips of a small
-   smoky die together), where no channel reads a face or only fewer pips (a six's four corners, whose gaps
-   are widest). What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a
-   body of its own, below the top face).
+   too, and as rough where no crop reads a face near it and the larger reads one up to 0.6 of a side off, on a
+   body that holds its die's shadow; but a body less than a third of the frame's dice is a key's letter or a
+   label's print, no die), in gray, in red and in the opponent colours a* and b*: pips differ from their face
+   in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly full
+   resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not pass
+   the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled die
+   showing 1): the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die
+   reflects the window), which is no sign of clutter. There, pips are also looked for as maximally stable
+   regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
+   out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
+   on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
+   glint) reads as a 1, which it never does in the whole frame, and so does a lone pip at the body's very
+   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). Lightness is read clipped
+   from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the corner
+   pips beside it, which the black-hat then cuts with it as one blob, while below the face's own level only
+   dark pips stand out (layouts of three pips or more count there: a darker swirl does too). A body no channel
+   reads (pip polarity left open) is read last in its colour distance from its face, where a face's lighter
+   swirl round a pale pip is no longer one blob with it. A body whose face's redder blobs in a* are one bar
+   through its centre, a three's diagonal long, shows a three, and two rows side by side a six
+   (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel reads a face or
+   only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as in steps 6 and 7
+   (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -259,6 +260,12 @@ BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner
 # while the next die, side by side, is a whole side away.
 OVERLAP_SHARE = 0.6
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
+# ... but a body that holds the die's shadow, or a part of the next die, may be centred further off its face:
+# where neither the body's measured nor its larger crop reads a face that near, a face the larger crop reads
+# within this share is read again centred on itself (nell-byler 112951 turned 90: a gold die's 1 half a side
+# off its body's centre, read alike in every channel and at every size). A neighbour's face a whole side
+# away is not taken in.
+OFF_CENTRE_SHARE = 0.6
 # A coloured die read as one of these values is read again on its own body: a two may be one diagonal of a
 # four, five or six whose other pips were faint, a three a six's column, a four a five without its centre.
 # (A one is not: its body holds the side faces too, whose pips would outnumber it.)
@@ -280,7 +287,8 @@ CENTRED_SPREAD = 2.5
 SMALLEST_SET = 1 / 3
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
 # when both of those read more pips, they are the better guess (`_read_body`; a face the larger crop alone
-# reads on a body its measured side reads nothing on is read again at the other two, centred on itself).
+# reads on a body its measured side reads nothing on is read again at the other two, centred on itself, as
+# is one the larger crop reads off the body's centre, `OFF_CENTRE_SHARE`, where neither reads one nearer).
 BODY_SIZES = (1.0, 1.1, 0.9)
 # A die body's face level is the median lightness within this share of its side of its centre: the middle
 # of its top face, of which pips cover less than half (`_levelled`).
@@ -621,12 +629,16 @@ class DiceReader:
         third of a side off its face, so that at the measured size its pip lies too far from the centre to
         be the body's (nell-byler 112200 re-saved: a gold die's 1, read only by the larger crop). So when
         the measured size reads nothing and the larger crop reads a face, that face is read again centred
-        on itself (`_read_at_face`).
+        on itself (`_read_at_face`). When neither reads a face near the centre, a face the larger crop reads
+        further off it (`OFF_CENTRE_SHARE`: a body holding the die's shadow) is read again so too.
         """
         measured, larger, smaller = BODY_SIZES
         face = self._read_body_at(gray, tray, center, side * measured)
         value = face.value if face is not None else 0
         grown = self._read_body_at(gray, tray, center, side * larger)
+        if face is None and grown is None:
+            aside = self._read_body_at(gray, tray, center, side * larger, OFF_CENTRE_SHARE)
+            return None if aside is None else self._read_at_face(gray, tray, aside, side)
         if grown is None or grown.value <= value:
             return face
         shrunk = self._read_body_at(gray, tray, center, side * smaller)
@@ -651,9 +663,16 @@ class DiceReader:
         return again if less is not None and less.value == face.value else None
 
     def _read_body_at(
-        self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
+        self,
+        gray: np.ndarray,
+        tray: np.ndarray,
+        center: np.ndarray,
+        side: float,
+        centre_share: float = BODY_CENTRE_SHARE,
     ) -> Face | None:
         """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
+        It lies within `centre_share` of the side of the body's centre. That share picks the faces kept
+        only: a channel's fallbacks below (lone cores, a centred 1) are asked for as at `BODY_CENTRE_SHARE`.
 
         The body is read in lightness, in red and in the two opponent colours (`_opponent_channels`): a
         body nothing was read on in gray is often a die whose pips differ from it in hue alone. Red pips on
@@ -709,9 +728,9 @@ class DiceReader:
             """How far `face` (crop work pixels) lies from the body's centre, in shares of its side."""
             return float(np.hypot(face.center[0] - focus[0], face.center[1] - focus[1])) / (side * local)
 
-        def on_body(face: Face) -> bool:
-            """Whether `face` is read, within `BODY_CENTRE_SHARE` of the body's centre."""
-            return face.value is not None and gap(face) <= BODY_CENTRE_SHARE
+        def on_body(face: Face, share: float = BODY_CENTRE_SHARE) -> bool:
+            """Whether `face` is read, within `share` of the body's side of its centre."""
+            return face.value is not None and gap(face) <= share
 
         # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`), and a
         # lone pip on an uneven face only at the body's centre.
@@ -728,14 +747,14 @@ class DiceReader:
                 ones = self._group(pips, work, side * local, {**params, "face_spread": uneven}, focus)
                 faces = faces + [face for face in ones if face.value == 1 and gap(face) <= CENTRED_SHARE]
             readings.append(faces)
-        read = [face for face in vote(readings, side * local) if on_body(face)]
+        read = [face for face in vote(readings, side * local) if on_body(face, centre_share)]
         if not read and self.profile.pip_polarity == "auto":
             unlike = _unlike_face(tray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
             found = self._crop_pips(unlike, side, local, self.chroma_params, False)
             if found is not None:
                 work, pips = found
                 faces = self._group(pips, work, side * local, self.chroma_params, focus)
-                read = [face for face in faces if on_body(face)]
+                read = [face for face in faces if on_body(face, centre_share)]
         if not read:
             return None
         face = max(read, key=lambda face: face.value)

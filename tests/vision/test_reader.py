@@ -11,7 +11,14 @@ from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
 from vision.faces import Face
 from vision.profile import CalibrationProfile
-from vision.reader import AGREEING_DIE_PX, DEFAULT_PARAMS, PARAM_RANGES, DiceReader
+from vision.reader import (
+    AGREEING_DIE_PX,
+    BODY_CENTRE_SHARE,
+    DEFAULT_PARAMS,
+    OFF_CENTRE_SHARE,
+    PARAM_RANGES,
+    DiceReader,
+)
 from vision.reading import Reading
 from vision.simtray import SimDie, SimulatedTray
 
@@ -1174,7 +1181,7 @@ def test_a_pale_pip_in_a_lighter_swirl_of_a_blue_die_is_read_in_its_colour_dista
         ({1.0: 2, 1.1: 6, 0.9: 2}, 2, 3),  # one size alone may take in the next die's pips
         ({1.0: 5, 1.1: 2, 0.9: 2}, 5, 2),  # fewer at other sizes never overrule the measured size
         ({1.0: 4, 1.1: 4, 0.9: 6}, 4, 2),  # the larger size shows no more: the smaller is not read
-        ({1.0: None, 1.1: None, 0.9: 1}, None, 2),
+        ({1.0: None, 1.1: None, 0.9: 1}, None, 3),  # the third: the larger crop off its centre, nothing
     ],
 )
 def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_smaller_both_read_more(
@@ -1185,7 +1192,7 @@ def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_small
     more pips."""
     asked = []
 
-    def read_at(self, gray, tray, center, side):
+    def read_at(self, gray, tray, center, side, centre_share=BODY_CENTRE_SHARE):
         asked.append(side)
         value = by_size[round(side / 50.0, 2)]
         return None if value is None else Face((0,), value, (10.0, 10.0), side, 0.0, 1.0)
@@ -1215,7 +1222,7 @@ def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_
     body, pip = (10.0, 10.0), (14.0, 10.0)
     at_body = {1.0: None, 1.1: 1, 0.9: None}
 
-    def read_at(self, gray, tray, center, side):
+    def read_at(self, gray, tray, center, side, centre_share=BODY_CENTRE_SHARE):
         value = (at_face if tuple(center) == pip else at_body)[round(side / 50.0, 2)]
         return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
 
@@ -1223,6 +1230,49 @@ def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_
     blank = np.zeros((20, 20), np.uint8)
     face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array(body), 50.0)
     assert (None if face is None else face.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("at_face", "expected"),
+    [
+        ({1.0: 1, 0.9: 1}, 1),  # read again centred on itself, the face is the die's
+        ({1.0: 1, 0.9: None}, None),  # one size alone is no more trusted there than at the body's centre
+    ],
+)
+def test_a_face_a_body_s_larger_crop_reads_off_its_centre_stands_when_crops_centred_on_it_read_it_too(
+    monkeypatch, at_face, expected
+):
+    """A body that holds its die's shadow is centred off the die's face, so that no crop reads a face near
+    its centre. A face the larger crop reads further off (`OFF_CENTRE_SHARE`) is read again centred on itself,
+    as a face the larger crop alone reads near the centre is."""
+    body, pip = (10.0, 10.0), (35.0, 10.0)
+
+    def read_at(self, gray, tray, center, side, centre_share=BODY_CENTRE_SHARE):
+        size = round(side / 50.0, 2)
+        if tuple(center) == pip:
+            value = at_face[size]
+        else:
+            value = 1 if size == 1.1 and centre_share == OFF_CENTRE_SHARE else None
+        return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
+
+    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
+    blank = np.zeros((20, 20), np.uint8)
+    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array(body), 50.0)
+    assert (None if face is None else face.value) == expected
+
+
+@pytest.mark.parametrize("off", [17, 21])
+def test_a_die_showing_1_is_read_on_a_body_centred_half_a_side_off_its_pip(off):
+    """nell-byler 112951 turned 90: a gold die's body, holding its shadow, was centred half a side off the
+    die's 1, which every channel read at every size but too far off the body's centre to be its face. A
+    white die 34 px wide showing 1, read on a body centred 17 to 21 px below its pip: the die is found."""
+    frame = np.full((200, 200, 3), 150, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(3).normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (83, 83), (117, 117), (225, 225, 225), -1)
+    cv2.circle(frame, (100, 100), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader()._read_body(gray, frame, np.array([100.0, 100.0 + off]), 34.0)
+    assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
 
 
 def test_a_body_whose_pips_smear_into_one_bar_is_read_by_their_stable_regions():
