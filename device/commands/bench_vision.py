@@ -11,7 +11,8 @@ With `--turned`, each set is also read with every photo turned a quarter and a h
 photos taken one way up can be right on some of them by luck of the pixel grid, where a die's reading rests
 on a threshold; turned, those readings are drawn again, so the turned rows show what the accuracy on unseen
 photos may be. (A camera that looks at a slant must be held upright, see `vision.sides`, so on slanted
-photos the turned rows also lose the side faces that are then above their top faces.)
+photos the turned rows also lose the side faces that are then above their top faces: all of matteop65's
+turned losses, 11 and 12 hands, which a reader told which way is down in the turned photos read right.)
 
 With `--enlarged`, each set is also read with every photo enlarged 2.5 times (bicubic): the reader shrinks
 a big photo to its working die size by another path than it enlarges a small one, so this row shows how
