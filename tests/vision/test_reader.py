@@ -1205,54 +1205,37 @@ def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_small
 
 
 @pytest.mark.parametrize(
-    ("at_face", "expected"),
+    ("off_centre", "at_face", "expected"),
     [
-        ({1.0: 1, 0.9: 1}, 1),  # read again centred on itself, the face is the die's
-        ({1.0: 1, 0.9: None}, None),  # one size alone is no more trusted there than at the body's centre
-        ({1.0: 2, 0.9: 2}, None),  # read again, it must keep the value the larger crop read
+        (False, {1.0: 1, 0.9: 1}, 1),  # read again centred on itself, the face is the die's
+        (
+            False,
+            {1.0: 1, 0.9: None},
+            None,
+        ),  # one size alone is no more trusted there than at the body's centre
+        (False, {1.0: 2, 0.9: 2}, None),  # read again, it must keep the value the larger crop read
+        (True, {1.0: 1, 0.9: 1}, 1),
+        (True, {1.0: 1, 0.9: None}, None),
     ],
 )
 def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_read_it_too(
-    monkeypatch, at_face, expected
+    monkeypatch, off_centre, at_face, expected
 ):
     """nell-byler 112200 re-saved: a gold die's sheen split its body in two, each centred a third of a side
     off its face, and only the larger crop found the die's 1 near enough its centre to be the body's. The
     face is read again in crops of the measured and the smaller size centred on itself (never the larger:
-    that one read it already)."""
-    body, pip = (10.0, 10.0), (14.0, 10.0)
-    at_body = {1.0: None, 1.1: 1, 0.9: None}
-
-    def read_at(self, gray, tray, center, side, centre_share=BODY_CENTRE_SHARE):
-        value = (at_face if tuple(center) == pip else at_body)[round(side / 50.0, 2)]
-        return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
-
-    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
-    blank = np.zeros((20, 20), np.uint8)
-    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array(body), 50.0)
-    assert (None if face is None else face.value) == expected
-
-
-@pytest.mark.parametrize(
-    ("at_face", "expected"),
-    [
-        ({1.0: 1, 0.9: 1}, 1),  # read again centred on itself, the face is the die's
-        ({1.0: 1, 0.9: None}, None),  # one size alone is no more trusted there than at the body's centre
-    ],
-)
-def test_a_face_a_body_s_larger_crop_reads_off_its_centre_stands_when_crops_centred_on_it_read_it_too(
-    monkeypatch, at_face, expected
-):
-    """A body that holds its die's shadow is centred off the die's face, so that no crop reads a face near
-    its centre. A face the larger crop reads further off (`OFF_CENTRE_SHARE`) is read again centred on itself,
-    as a face the larger crop alone reads near the centre is."""
-    body, pip = (10.0, 10.0), (35.0, 10.0)
+    that one read it already). So is a face the larger crop reads further off the centre
+    (`off_centre`: within `OFF_CENTRE_SHARE`), where no crop reads one near it: a body that holds its die's
+    shadow is centred off the die's face."""
+    body, pip = (10.0, 10.0), ((35.0, 10.0) if off_centre else (14.0, 10.0))
+    share_needed = OFF_CENTRE_SHARE if off_centre else BODY_CENTRE_SHARE
 
     def read_at(self, gray, tray, center, side, centre_share=BODY_CENTRE_SHARE):
         size = round(side / 50.0, 2)
         if tuple(center) == pip:
             value = at_face[size]
         else:
-            value = 1 if size == 1.1 and centre_share == OFF_CENTRE_SHARE else None
+            value = 1 if size == 1.1 and centre_share >= share_needed else None
         return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
 
     monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
