@@ -56,27 +56,28 @@ How it reads, in order:
    pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face, in
    crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is rough
    too, and as rough where no crop reads a face near it and the larger reads one up to 0.6 of a side off, on a
-   body that holds its die's shadow; but a body less than a third of the frame's dice is a key's letter or a
-   label's print, no die), in gray, in red and in the opponent colours a* and b*: pips differ from their face
-   in lightness or in hue, and red pips, the commonest coloured ones, are bright in red at nearly full
-   resolution. Only faces near the body's centre are its die's: a neighbour's face in the crop must not pass
-   the die's own for a side face. A lone pip there may sit on a less even face than elsewhere (a marbled die
-   showing 1): the body is evidence of a die; in gray, a light streak beside it may be glare (a glossy die
-   reflects the window), which is no sign of clutter. There, pips are also looked for as maximally stable
-   regions where the black-hat merged them into a blob that is no pip (a marbled face's darker stretches stand
-   out nearly as much as its pips; a small die's pips blur into a bar). In a channel that reads nothing else
-   on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a dark die's light pip joined to its
-   glint) reads as a 1, which it never does in the whole frame, and so does a lone pip at the body's very
-   centre, where a 1's pip is, on a face more uneven still (a gold die's sheen). Lightness is read clipped
-   from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the corner
-   pips beside it, which the black-hat then cuts with it as one blob, while below the face's own level only
-   dark pips stand out (layouts of three pips or more count there: a darker swirl does too). A body no channel
-   reads (pip polarity left open) is read last in its colour distance from its face, where a face's lighter
-   swirl round a pale pip is no longer one blob with it. A body whose face's redder blobs in a* are one bar
-   through its centre, a three's diagonal long, shows a three, and two rows side by side a six
-   (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel reads a face or
-   only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as in steps 6 and 7
-   (a die seen low shows its front face as a body of its own, below the top face).
+   body that holds its die's shadow; a 1 its own size reads off the centre, where the larger crop reads a 2
+   centred on it as surely, is that two, one of whose pips a glint hid; but a body less than a third of the
+   frame's dice is a key's letter or a label's print, no die), in gray, in red and in the opponent colours a*
+   and b*: pips differ from their face in lightness or in hue, and red pips, the commonest coloured ones, are
+   bright in red at nearly full resolution. Only faces near the body's centre are its die's: a neighbour's
+   face in the crop must not pass the die's own for a side face. A lone pip there may sit on a less even face
+   than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a light streak beside it
+   may be glare (a glossy die reflects the window), which is no sign of clutter. There, pips are also looked
+   for as maximally stable regions where the black-hat merged them into a blob that is no pip (a marbled
+   face's darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar). In a
+   channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a
+   dark die's light pip joined to its glint) reads as a 1, which it never does in the whole frame, and so does
+   a lone pip at the body's very centre, where a 1's pip is, on a face more uneven still (a gold die's sheen).
+   Lightness is read clipped from above at the face's level too: a dark die's bevel stands out from a pale
+   tray as much as the corner pips beside it, which the black-hat then cuts with it as one blob, while below
+   the face's own level only dark pips stand out (layouts of three pips or more count there: a darker swirl
+   does too). A body no channel reads (pip polarity left open) is read last in its colour distance from its
+   face, where a face's lighter swirl round a pale pip is no longer one blob with it. A body whose face's
+   redder blobs in a* are one bar through its centre, a three's diagonal long, shows a three, and two rows
+   side by side a six (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel
+   reads a face or only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as
+   in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
@@ -290,6 +291,14 @@ SMALLEST_SET = 1 / 3
 # reads on a body its measured side reads nothing on is read again at the other two, centred on itself, as
 # is one the larger crop reads off the body's centre, `OFF_CENTRE_SHARE`, where neither reads one nearer).
 BODY_SIZES = (1.0, 1.1, 0.9)
+# A 1's pip is its die's centre, and a two's pips lie either side of it. So a 1 a body's measured crop reads
+# over this share of the body's side off its centre is half of a two where the larger crop reads a 2 less
+# than half as far off, and as surely or more: the two's other pip is lost at the measured size (nell-byler
+# 100054: a glint over one pip of a black die's two, which two working sizes of three read as a 1 0.19 and
+# 0.21 of a side off its body's centre, at 0.58 and 0.63, and the larger crop as a 2 at 1.0). A die's own 1
+# lies near its body's centre, and a 2 the larger crop makes of it and the next die's pip lies between the
+# two dice.
+ONE_OFF_SHARE = 0.15
 # A die body's face level is the median lightness within this share of its side of its centre: the middle
 # of its top face, of which pips cover less than half (`_levelled`).
 FACE_LEVEL_SHARE = 0.3
@@ -630,7 +639,9 @@ class DiceReader:
         be the body's (nell-byler 112200 re-saved: a gold die's 1, read only by the larger crop). So when
         the measured size reads nothing and the larger crop reads a face, that face is read again centred
         on itself (`_read_at_face`). When neither reads a face near the centre, a face the larger crop reads
-        further off it (`OFF_CENTRE_SHARE`: a body holding the die's shadow) is read again so too.
+        further off it (`OFF_CENTRE_SHARE`: a body holding the die's shadow) is read again so too. And a 1 the
+        measured size reads off the centre is half of a two the larger crop reads centred on it
+        (`ONE_OFF_SHARE`): a die's 1 is at its centre, and a glint can hide one pip of a two.
         """
         measured, larger, smaller = BODY_SIZES
         face = self._read_body_at(gray, tray, center, side * measured)
@@ -639,6 +650,8 @@ class DiceReader:
         if face is None and grown is None:
             aside = self._read_body_at(gray, tray, center, side * larger, OFF_CENTRE_SHARE)
             return None if aside is None else self._read_at_face(gray, tray, aside, side)
+        if _half_of_a_two(face, grown, center, side):
+            return grown
         if grown is None or grown.value <= value:
             return face
         shrunk = self._read_body_at(gray, tray, center, side * smaller)
@@ -1293,6 +1306,17 @@ def _around(spots: np.ndarray, die_work: float, shape: tuple[int, ...]) -> tuple
     low = np.maximum(spots.min(axis=0) - BOX_MARGIN_DICE * die_work, 0)
     high = np.minimum(spots.max(axis=0) + BOX_MARGIN_DICE * die_work, (width, height))
     return int(low[0]), int(low[1]), int(np.ceil(high[0])), int(np.ceil(high[1]))
+
+
+def _half_of_a_two(one: Face | None, two: Face | None, center: np.ndarray, side: float) -> bool:
+    """Whether `one`, read in the measured crop of the body at `center` (`side` wide), is a 1 that is half
+    of `two`, a 2 its larger crop read at least as surely: the 1 lies over `ONE_OFF_SHARE` of the side off the
+    centre, and the 2 less than half as far off. A fainter 2 may be a die's 1 and a speck beside it, which
+    the measured crop read alone (nell-byler 112305 re-saved: a smoky die's 1 at 0.66, the 2 at 0.22)."""
+    if one is None or two is None or (one.value, two.value) != (1, 2) or two.confidence < one.confidence:
+        return False
+    one_off = float(np.hypot(*(np.array(one.center) - center)))
+    return one_off > ONE_OFF_SHARE * side and float(np.hypot(*(np.array(two.center) - center))) < one_off / 2
 
 
 def _dice_read(faces: list[Face]) -> int:

@@ -1244,6 +1244,36 @@ def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_
     assert (None if face is None else face.value) == expected
 
 
+@pytest.mark.parametrize(
+    ("one_off", "two_off", "two_confidence", "expected"),
+    [
+        (0.2, 0.02, 1.0, 2),  # the 1 is one pip of the centred two
+        (0.2, 0.12, 1.0, 1),  # the 2 is hardly more centred than the 1: a pip beside the die joined it
+        (0.1, 0.0, 1.0, 1),  # the 1 lies near the centre, where a die's 1 is
+        (0.2, 0.02, 0.3, 1),  # the 2 is read less surely than the 1: a speck beside the die's 1
+    ],
+)
+def test_a_one_off_its_body_s_centre_is_half_of_the_two_the_larger_crop_reads_centred(
+    monkeypatch, one_off, two_off, two_confidence, expected
+):
+    """nell-byler 100054: a glint over one pip of a black die's two. The body's measured and smaller crops
+    read a 1 a fifth of a side off the body's centre, and the larger crop read the 2 centred on it and more
+    surely. A 1's pip is its die's centre, so the 1 is half of the two. Stand-in crops: the measured and
+    smaller sizes read the 1 `one_off` of a side off the centre (confidence 0.6), the larger one the 2
+    `two_off` off."""
+    side, body = 50.0, np.array([100.0, 100.0])
+
+    def read_at(self, gray, tray, center, crop, centre_share=BODY_CENTRE_SHARE):
+        two = round(crop / side, 2) == 1.1
+        value, off, confidence = (2, two_off, two_confidence) if two else (1, one_off, 0.6)
+        return Face((0,), value, (100.0 + off * side, 100.0), side, 0.0, confidence)
+
+    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
+    blank = np.zeros((200, 200), np.uint8)
+    face = DiceReader()._read_body(blank, np.zeros((200, 200, 3), np.uint8), body, side)
+    assert face is not None and face.value == expected
+
+
 @pytest.mark.parametrize("off", [17, 21])
 def test_a_die_showing_1_is_read_on_a_body_centred_half_a_side_off_its_pip(off):
     """nell-byler 112951 turned 90: a gold die's body, holding its shadow, was centred half a side off the
