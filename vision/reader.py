@@ -1315,8 +1315,8 @@ def _half_of_a_two(one: Face | None, two: Face | None, center: np.ndarray, side:
     the measured crop read alone (nell-byler 112305 re-saved: a smoky die's 1 at 0.66, the 2 at 0.22)."""
     if one is None or two is None or (one.value, two.value) != (1, 2) or two.confidence < one.confidence:
         return False
-    one_off = float(np.hypot(*(np.array(one.center) - center)))
-    return one_off > ONE_OFF_SHARE * side and float(np.hypot(*(np.array(two.center) - center))) < one_off / 2
+    one_off, two_off = (float(np.hypot(*(np.array(face.center) - center))) for face in (one, two))
+    return one_off > ONE_OFF_SHARE * side and two_off < one_off / 2
 
 
 def _dice_read(faces: list[Face]) -> int:

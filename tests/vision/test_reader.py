@@ -1172,6 +1172,14 @@ def test_a_pale_pip_in_a_lighter_swirl_of_a_blue_die_is_read_in_its_colour_dista
     assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
 
 
+def read_body_with(monkeypatch, read_at, center: tuple[float, float], side: float) -> Face | None:
+    """The face `DiceReader._read_body` reads on the body at `center` (`side` wide) of a blank 200 px frame,
+    each of its crops read by the stand-in `read_at` (for `DiceReader._read_body_at`)."""
+    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
+    blank = np.zeros((200, 200, 3), np.uint8)
+    return DiceReader()._read_body(blank[:, :, 0], blank, np.array(center), side)
+
+
 @pytest.mark.parametrize(
     ("by_size", "expected", "reads"),
     [
@@ -1197,9 +1205,7 @@ def test_a_body_read_at_its_size_is_overruled_only_when_a_tenth_larger_and_small
         value = by_size[round(side / 50.0, 2)]
         return None if value is None else Face((0,), value, (10.0, 10.0), side, 0.0, 1.0)
 
-    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
-    blank = np.zeros((20, 20), np.uint8)
-    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array([10.0, 10.0]), 50.0)
+    face = read_body_with(monkeypatch, read_at, (10.0, 10.0), 50.0)
     assert (None if face is None else face.value) == expected
     assert len(asked) == reads
 
@@ -1238,9 +1244,7 @@ def test_a_face_only_a_body_s_larger_crop_reads_stands_when_crops_centred_on_it_
             value = 1 if size == 1.1 and centre_share >= share_needed else None
         return None if value is None else Face((0,), value, pip, side, 0.0, 1.0)
 
-    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
-    blank = np.zeros((20, 20), np.uint8)
-    face = DiceReader()._read_body(blank, np.zeros((20, 20, 3), np.uint8), np.array(body), 50.0)
+    face = read_body_with(monkeypatch, read_at, body, 50.0)
     assert (None if face is None else face.value) == expected
 
 
@@ -1261,16 +1265,14 @@ def test_a_one_off_its_body_s_centre_is_half_of_the_two_the_larger_crop_reads_ce
     surely. A 1's pip is its die's centre, so the 1 is half of the two. Stand-in crops: the measured and
     smaller sizes read the 1 `one_off` of a side off the centre (confidence 0.6), the larger one the 2
     `two_off` off."""
-    side, body = 50.0, np.array([100.0, 100.0])
+    side, body = 50.0, (100.0, 100.0)
 
     def read_at(self, gray, tray, center, crop, centre_share=BODY_CENTRE_SHARE):
         two = round(crop / side, 2) == 1.1
         value, off, confidence = (2, two_off, two_confidence) if two else (1, one_off, 0.6)
         return Face((0,), value, (100.0 + off * side, 100.0), side, 0.0, confidence)
 
-    monkeypatch.setattr(DiceReader, "_read_body_at", read_at)
-    blank = np.zeros((200, 200), np.uint8)
-    face = DiceReader()._read_body(blank, np.zeros((200, 200, 3), np.uint8), body, side)
+    face = read_body_with(monkeypatch, read_at, body, side)
     assert face is not None and face.value == expected
 
 
