@@ -49,6 +49,7 @@ SHADE_RATIO = 1.1
 CONTRAST_RATIO = 2.0
 # The face around two pips of one face is about one shade: within this share of their contrast (a glossy
 # face's highlight or a marbled die's streak shifts it a little; the next die of another colour, a lot).
+# `params["face_shade"]`, where given, allows another share (`reader.BODY_FACE_SHADE`: a die body's gray).
 FACE_SHADE_SHARE = 0.35
 # Cores of one blob closer than this many pip diameters are one pip a glint cut in two; pips of one face are
 # at least about 1.3 diameters apart, and on small dice their blobs touch (a five's pips cut as one blob).
@@ -256,11 +257,12 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     smaller = np.minimum(pips.diameter[:, None], pips.diameter[None, :])
     larger = np.maximum(pips.diameter[:, None], pips.diameter[None, :])
     roundness_tolerance = np.maximum(ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0))
+    shade = params.get("face_shade", FACE_SHADE_SHARE)
     candidate = (
         (distance <= params["link_distance"] * die_px)
         & (pips.dark[:, None] == pips.dark[None, :])
         & (size_ratio <= params["size_ratio"])
-        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= FACE_SHADE_SHARE * contrast)
+        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= shade * contrast)
         & (np.abs(pips.roundness[:, None] - pips.roundness[None, :]) <= roundness_tolerance)
         # Two cores of one blob close together are one pip and its glint; further apart, touching pips.
         & ((pips.parent[:, None] != pips.parent[None, :]) | (distance >= CORE_SEPARATION * larger))

@@ -63,7 +63,9 @@ How it reads, in order:
    bright in red at nearly full resolution. Only faces near the body's centre are its die's: a neighbour's
    face in the crop must not pass the die's own for a side face. A lone pip there may sit on a less even face
    than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a light streak beside it
-   may be glare (a glossy die reflects the window), which is no sign of clutter. There, pips are also looked
+   may be glare (a glossy die reflects the window), which is no sign of clutter, and two pips link across a
+   larger step of their face's shade (a metallic die's sheen darkens it from one side to the other, where
+   in the whole frame such a step is the next die of another colour). There, pips are also looked
    for as maximally stable regions where the black-hat merged them into a blob that is no pip (a marbled
    face's darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar). In a
    channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a
@@ -110,7 +112,7 @@ from vision.body import (
 )
 from vision.complete import complete_faces
 from vision.consensus import agree
-from vision.faces import Face, group_faces, measured_die, vote
+from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
 from vision.frames import as_bgr, exposed, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
@@ -275,6 +277,13 @@ LOW_READ_VALUES = (2, 3, 4)
 # whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
 # on the tray or a glint beside a pip has none.
 ON_BODY_SPREAD = 1.7
+# In lightness, two pips on a die body of its own link when the face around one is up to this share of their
+# contrast darker or lighter than around the other (`faces.FACE_SHADE_SHARE` elsewhere): a metallic or glossy
+# die's sheen shades its face from one side to the other (nell-byler 100200 re-saved: a gold die's two read
+# as a 1, the face around one pip 0.4 to 0.6 of their contrast darker than around the other in the crops
+# read). In the colour channels the share stays: there, a face of another shade beside a pip is more likely
+# the next die's other colour (there too, nell-byler read worse: hands lost as taken).
+BODY_FACE_SHADE = 0.5
 # A die showing 1 has its pip at its face's centre. On a die body, a lone pip within CENTRED_SHARE of the
 # body's side from the body's centre may sit on a face CENTRED_SPREAD times as uneven as one found in the
 # whole frame: a gold or marbled die's sheen and swirls reach round its pip (nell-byler 112305, 112911). The
@@ -357,12 +366,22 @@ class DiceReader:
             if name in PARAM_RANGES:
                 low, high = PARAM_RANGES[name]
                 self.params[name] = float(min(max(value, low), high))
-        # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`).
-        self.body_params = {**self.params, "face_spread": self.params["face_spread"] * ON_BODY_SPREAD}
+        # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`), and in lightness
+        # two pips link across more of a sheen's shading (`BODY_FACE_SHADE`).
+        self.body_params = {
+            **self.params,
+            "face_spread": self.params["face_spread"] * ON_BODY_SPREAD,
+            "face_shade": BODY_FACE_SHADE,
+        }
         # JPEG keeps colour at half the resolution of lightness, so in a* and b* a small pip bleeds into the
         # face around it and measures larger or smaller than it is: pips of one face may differ in size by
-        # the lightness ratio twice over.
-        self.chroma_params = {**self.body_params, "size_ratio": self.body_params["size_ratio"] ** 2}
+        # the lightness ratio twice over. A step of shade between two pips there is no sheen, which is
+        # lightness, but the next die's colour (`BODY_FACE_SHADE`).
+        self.chroma_params = {
+            **self.body_params,
+            "size_ratio": self.body_params["size_ratio"] ** 2,
+            "face_shade": FACE_SHADE_SHARE,
+        }
 
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong.
@@ -694,7 +713,8 @@ class DiceReader:
         (its colour part is at half resolution too). Only faces near the body's centre (`group_faces`'
         focus) are read, so the next die in the crop cannot pass this one's face for a side face of its own.
         In gray, a lone pip's face is also judged without the light blobs beside it (`find_pips`' glare): a
-        glossy die's reflection of the window is one, and reflections are white, so not in the colours.
+        glossy die's reflection of the window is one, and reflections are white, so not in the colours. A
+        sheen's shading is lightness too: two pips link across it in gray alone (`BODY_FACE_SHADE`).
         In every channel, pips the black-hat merged with the face between them are also looked for as
         maximally stable regions (`find_pips`' stable): only here, on a body that is evidence of a die, as
         in the whole frame they add false dice (measured: matteop65 29 more) and cost time.

@@ -219,6 +219,19 @@ def test_pips_that_stand_out_unequally_are_not_linked():
     )
 
 
+def test_pips_whose_face_is_shaded_unequally_link_only_where_the_params_allow_a_sheen():
+    """A two's pips, the face around one 50 levels darker than around the other (0.42 of their contrast):
+    the next die of another colour in the frame, no link; on a die body's lightness, whose params allow a
+    metallic die's sheen (`face_shade`), a link. Faces alike link either way."""
+    step = 0.27 * 40.0
+    points = [(60 - step, 60 - step), (60 + step, 60 + step)]
+    gray = np.full((120, 120), 220, np.uint8)
+    sheen = {**DEFAULT_PARAMS, "face_shade": 0.5}
+    assert _links(pips_at(points, face=[220.0, 170.0]), gray, 40.0, DEFAULT_PARAMS).size == 0
+    assert _links(pips_at(points, face=[220.0, 170.0]), gray, 40.0, sheen).size == 2
+    assert _links(pips_at(points, face=[220.0, 210.0]), gray, 40.0, DEFAULT_PARAMS).size == 2
+
+
 @pytest.mark.parametrize("one_blob", [False, True])
 def test_a_long_blob_between_two_pips_is_a_seam_unless_they_were_cut_out_of_it(one_blob):
     """A two's pips with a long dark blob across the way between them (label 100, listed in `Pips.seams`):

@@ -651,6 +651,22 @@ def test_a_black_die_with_a_small_pip_among_white_dice_is_read_on_its_body():
     assert sorted(DiceReader().read(frame).values) == [1, 3, 4, 5, 6]
 
 
+def test_a_gold_die_whose_sheen_shades_its_face_across_is_read_on_its_body():
+    """A metallic die's face darkens from one side to the other (here from 190 to 60 in red, gold's
+    brightest channel): the face around one pip of its two is far darker than around the other, more than
+    two pips of one face differ in the frame (the next die of another colour). On the die's own body, in
+    lightness, that is its sheen, and the pips are a two."""
+    frame, _ = draw_dice([3, 5, 6, 4])
+    die, centre = 56, np.array([300, 400])
+    x0, y0 = centre - die // 2
+    gold = np.array([0.55, 0.85, 1.0])  # blue, green, red shares of the red channel's level
+    frame[y0 : y0 + die, x0 : x0 + die] = (np.linspace(60, 190, die)[None, :, None] * gold).astype(np.uint8)
+    for spot in PIP_SPOTS[2]:
+        x, y = centre + np.array(spot) * die * 0.27
+        cv2.circle(frame, (int(x), int(y)), int(die * 0.09), (15, 15, 15), -1, cv2.LINE_AA)
+    assert sorted(DiceReader().read(frame).values) == [2, 3, 4, 5, 6]
+
+
 def two_by_two(step):
     """Centres of four dice two by two, `step` pixels from centre to centre."""
     return [(280 + step * (i % 2), 200 + step * (i // 2)) for i in range(4)]
