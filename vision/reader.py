@@ -64,10 +64,10 @@ How it reads, in order:
    face in the crop must not pass the die's own for a side face. A lone pip there may sit on a less even face
    than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a light streak beside it
    may be glare (a glossy die reflects the window), which is no sign of clutter, and two pips link across a
-   larger step of their face's shade (a metallic die's sheen darkens it from one side to the other, where
-   in the whole frame such a step is the next die of another colour). There, pips are also looked
-   for as maximally stable regions where the black-hat merged them into a blob that is no pip (a marbled
-   face's darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar). In a
+   larger step of their face's shade (a metallic die's sheen darkens it from one side to the other, where in
+   the whole frame such a step is the next die of another colour). There, pips are also looked for as
+   maximally stable regions where the black-hat merged them into a blob that is no pip (a marbled face's
+   darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar). In a
    channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a
    dark die's light pip joined to its glint) reads as a 1, which it never does in the whole frame, and so does
    a lone pip at the body's very centre, where a 1's pip is, on a face more uneven still (a gold die's sheen).
