@@ -42,8 +42,9 @@ How it reads, in order:
    on a white tray) inside a square outline of its own (`vision.outline`); so do two pips under half the
    frame's pips read as a 2 (`SPECK_SHARE`: a tray's dust in a fine still), and any face read faintly
    (`FAINT_CONFIDENCE`: a tray's wood grain). A 1 or a 2 reads only with the pip polarity of the frame's
-   dice, pips as large as theirs, or a die body under it: a speck on the tray or letters on a keyboard are
-   not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
+   dice, pips as large as theirs, or a die body under it (a third of the frame's dice wide at least,
+   `SMALLEST_SET`: a light symbol on dark keys is a small body of its own): a speck on the tray or letters
+   on a keyboard are not dice. Nor is anything read on the top of a tray's wall (`vision.body`'s
    rim, the outer third of the wall from outside to floor): a glossy rim mirrors the dice beside it, and
    no die rests there.
 7. Of a read face and a darker one of the same colour just below it (or down and to one side: a die turned
@@ -293,7 +294,8 @@ CENTRED_SPREAD = 2.5
 # Dice of two sets on one table differ in size by a half or so (nell-byler's by a quarter), and a body
 # measures a die at 0.8 of its side by its pips: a body less than this share of the frame's die size is no
 # die but clutter standing out from its surroundings (a key's letter, a label's print). Read in a crop at its
-# own size, an 8's or a B's holes pass for a two's pips, and a letter's strokes for a four's.
+# own size, an 8's or a B's holes pass for a two's pips, and a letter's strokes for a four's; nor does it make
+# a light dot on it a die of another set showing 1 (`_refuse_false_dice`).
 SMALLEST_SET = 1 / 3
 # A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
 # when both of those read more pips, they are the better guess (`_read_body`; a face the larger crop alone
@@ -976,11 +978,13 @@ class DiceReader:
         than their pips are letters on keys or glints, not dice showing 1 or 2; and the other way round. A
         die of another set showing 1 or 2 has pips as large as any (makers never make those smaller), or
         sits on a die body of its own (`bodies`): tiny pips measure too small by a pixel, while a key's
-        letter or a glint has no body. A lone pip must also sit on a body standing out from the surface, or
-        inside a square outline centred on it (`OUTLINE_SHARE`): a speck on the tray has neither, while a
-        white die on a white tray, which does not stand out in colour, shows its edge all round its pip. So
-        must two pips under half the frame's pips (`SPECK_SHARE`): two specks of a tray's dust. And so must
-        any face read with a confidence under `FAINT_CONFIDENCE`.
+        letter or a glint has no body, or one under a third of a die (`SMALLEST_SET`): a light symbol on a
+        dark keyboard stands out from the keys by itself (matteop65 three_25 as a Pi still). A lone pip must
+        also sit on a body standing out from the surface, or inside a square outline centred on it
+        (`OUTLINE_SHARE`): a speck on the tray has neither, while a white die on a white tray, which does not
+        stand out in colour, shows its edge all round its pip. So must two pips under half the frame's pips
+        (`SPECK_SHARE`): two specks of a tray's dust. And so must any face read with a confidence under
+        `FAINT_CONFIDENCE`.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         faint = {id(face) for face in faces if face.value is not None and face.confidence < FAINT_CONFIDENCE}
@@ -993,7 +997,7 @@ class DiceReader:
             if polarity is not None
             and face.dark != polarity
             and face.pip < typical_pip
-            and not _on_body(face, bodies, scale)
+            and not _on_body(face, bodies, scale, SMALLEST_SET * die_px)
         }
         speck = SPECK_SHARE * self.params["pip_size"] * die_px * scale
         bare = [
@@ -1128,12 +1132,13 @@ def _same_die(face: Face, other: Face) -> bool:
     return gap < OVERLAP_SHARE * min(face.size, other.size)
 
 
-def _on_body(face: Face, bodies: Bodies | None, scale: float) -> bool:
-    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on one of `bodies`."""
+def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 0.0) -> bool:
+    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on one of `bodies` at
+    least `smallest` image pixels wide."""
     if bodies is None:
         return False
     gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
-    return bool((gaps <= BODY_CENTRE_SHARE * bodies.sizes).any())
+    return bool(((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (bodies.sizes >= smallest)).any())
 
 
 def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float) -> bool:
