@@ -114,8 +114,8 @@ def resize(image: np.ndarray, scale: float) -> np.ndarray:
         return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
     if scale > 0.5:
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    # Halve while the half is not (beyond a pixel of rounding) smaller than the size asked.
-    while image.shape[1] // 2 >= size[0] - 1 and image.shape[0] // 2 >= size[1] - 1:
+    # Halve while the half is not (beyond a pixel of rounding) smaller than the size asked, nor empty.
+    while image.shape[1] // 2 >= max(1, size[0] - 1) and image.shape[0] // 2 >= max(1, size[1] - 1):
         half_width, half_height = image.shape[1] // 2, image.shape[0] // 2
         # An odd last row or column would make the factor not exactly 2: the slow general path.
         even = image[: 2 * half_height, : 2 * half_width]

@@ -2,10 +2,10 @@
 
 How it reads, in order:
 1. The frame is made 8-bit BGR (`vision.frames`), brightened when it is underexposed (its brightest half
-   percent below three quarters of full scale: a dim room), and cropped to the profile's tray. Pip
-   thresholds are a share of its brightness range (1st to 99th percentile; when a few dice lie on a plain
-   tray, at least that near their bodies and on them, `SPARSE_SHARE`), and never within a few times its
-   pixel jitter (`PIP_GRAIN`).
+   percent below three quarters of full scale: a dim room), and cropped to the profile's tray (one narrower
+   than a die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its brightness range
+   (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their bodies and on them,
+   `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
@@ -114,7 +114,7 @@ from vision.body import (
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
-from vision.frames import as_bgr, exposed, levels_at, resize
+from vision.frames import MIN_SIDE, as_bgr, exposed, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -411,6 +411,8 @@ class DiceReader:
         image = exposed(image)
         height, width = image.shape[:2]
         x0, y0, tray = self._tray(image)
+        if sliver := self._tray_problem(tray, min(height, width)):
+            return Reading(frame_size=(width, height), problem=sliver)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
         bodies = _bodies(tray)
         spread = _brightness_range(gray, bodies)
@@ -429,6 +431,18 @@ class DiceReader:
         if body_die < BODY_DIE_PX:
             bodies = find_bodies(tray, min(BODY_SHORT_SIDE * BODY_DIE_PX / body_die, min(gray.shape)))
         return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px)
+
+    def _tray_problem(self, tray: np.ndarray, short_side: int) -> str | None:
+        """Why the profile's tray region (`tray`, cut from a frame `short_side` pixels short) cannot hold a
+        die, or None: it is under `MIN_SIDE` pixels, or narrower than the profile's die. Its bounds only say
+        that a corner comes before the other, so a slip on the admin page can leave a sliver of a frame, which
+        nothing would be read on (and a die larger than it would shrink it to nothing)."""
+        height, width = tray.shape[:2]
+        die = (self.profile.die_size or 0.0) * short_side
+        if min(height, width) >= max(MIN_SIDE, die):
+            return None
+        least = f"a die ({die:.0f} px)" if die > MIN_SIDE else f"{MIN_SIDE} px"
+        return f"the tray region ({width}x{height} px) is narrower than {least}: set the tray again"
 
     def _body_px(self, bodies: Bodies | None) -> float | None:
         """The die side the dice `bodies` measure, in frame pixels, unless the profile fixes the die size."""

@@ -3,8 +3,9 @@
 import math
 
 import numpy as np
+import pytest
 
-from vision.frames import MAX_GAIN, WHITE_LEVEL, exposed, levels_at
+from vision.frames import MAX_GAIN, WHITE_LEVEL, exposed, levels_at, resize
 
 
 def scene(white):
@@ -59,3 +60,11 @@ def test_levels_of_a_strided_sample_and_of_picked_pixels_are_theirs_alone():
         expected = [int(ordered[math.ceil(share * ordered.size) - 1]) for share in shares]
         assert list(levels_at(pixels, shares)) == expected
     assert list(levels_at(image[:0], shares)) == [0, 0, 0]  # no pixels: no levels, and no error
+
+
+@pytest.mark.parametrize(
+    ("shape", "scale", "expected"), [((480, 1), 0.25, (120, 1)), ((3, 640), 0.1, (1, 64))]
+)
+def test_a_shrink_to_one_pixel_across_keeps_that_pixel(shape, scale, expected):
+    """Halving stops before a side would be empty (OpenCV refuses to resize an empty image)."""
+    assert resize(np.full(shape, 200, np.uint8), scale).shape == expected

@@ -517,6 +517,21 @@ def test_the_tray_crop_ignores_dice_outside_it():
     assert all(die.center[0] < 320 for die in reading.dice)
 
 
+@pytest.mark.parametrize(
+    ("tray", "die_size", "least"),
+    [
+        ((0.5, 0.0, 0.5001, 1.0), 0.5, "a die (240 px)"),  # the die's shrink once left nothing to read
+        ((0.0, 0.0, 1.0, 0.02), None, "16 px"),
+        ((0.1, 0.1, 0.2, 0.9), 0.2, "a die (96 px)"),
+    ],
+)
+def test_a_tray_region_too_narrow_for_a_die_is_reported_not_read(tray, die_size, least):
+    frame, _ = draw_dice([3, 5, 2, 6])
+    reading = DiceReader(CalibrationProfile(tray=tray, die_size=die_size)).read(frame)
+    assert reading.dice == ()
+    assert reading.problem.startswith("the tray region (") and f"narrower than {least}" in reading.problem
+
+
 def test_a_speck_on_the_tray_is_not_a_die_showing_one():
     frame, centres = draw_dice([3, 5, 2])
     speck = (int(centres[0][0]), 400)  # a pip-sized dot on bare tray, well away from every die
