@@ -1,7 +1,8 @@
 """Draw what the reader saw onto a copy of the frame, for the admin page and for debugging by eye.
 
 Green boxes are dice read with confidence, amber ones doubtful, red crosses unreadable regions; the tray
-region of the profile is a blue rectangle and a banner states the frame's problem when there is one.
+region of the profile is a blue rectangle and a banner states the frame's problem when there is one, in as
+many lines as the frame's width needs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ DOUBTFUL = (0, 170, 255)
 UNREADABLE = (40, 40, 230)
 TRAY = (230, 140, 30)
 DOUBT_BELOW = 0.5
+BANNER_MARGIN = 8  # pixels between the problem's banner and the frame's left and right edges
 
 
 def annotate(frame: np.ndarray, reading: Reading, profile: CalibrationProfile | None = None) -> np.ndarray:
@@ -54,13 +56,25 @@ def annotate(frame: np.ndarray, reading: Reading, profile: CalibrationProfile | 
             image, "?", (top_left[0], top_left[1] - 4), cv2.FONT_HERSHEY_SIMPLEX, font, UNREADABLE, thickness
         )
     if reading.problem:
-        cv2.putText(
-            image,
-            reading.problem,
-            (8, int(24 * scale)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            font,
-            UNREADABLE,
-            thickness,
-        )
+        lines = _wrapped(reading.problem, image.shape[1] - 2 * BANNER_MARGIN, font, thickness)
+        for row, line in enumerate(lines, start=1):
+            # A line every 48 font units (about twice the font's height): 24 px on a 640 px frame, and lines
+            # that do not overlap on a small frame, whose font is kept legible.
+            origin = (BANNER_MARGIN, int(48 * font * row))
+            cv2.putText(image, line, origin, cv2.FONT_HERSHEY_SIMPLEX, font, UNREADABLE, thickness)
     return image
+
+
+def _wrapped(text: str, width: int, font: float, thickness: int) -> list[str]:
+    """`text` broken between words into lines that fit `width` pixels at this font size: a problem names what
+    to do last ("... set the tray again"), and a banner cut at the frame's edge loses it. A word wider than
+    `width` on its own gets a line of its own."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        (fits, _), _ = cv2.getTextSize(joined, cv2.FONT_HERSHEY_SIMPLEX, font, thickness)
+        if lines and fits <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines

@@ -38,3 +38,19 @@ def test_grayscale_frames_are_drawn_in_colour():
     reading = Reading(dice=(Die(3, (160.0, 120.0), 40.0, 0.0, 1.0),), frame_size=(320, 240))
     image = annotate(frame, reading)
     assert image.shape == (240, 320, 3) and _has(image, SURE)
+
+
+def test_a_long_problem_is_wrapped_within_the_frame():
+    """The end of a problem says what to do: cut off at the frame's right edge, it would be lost."""
+    frame = np.full((240, 320, 3), 128, np.uint8)
+    problem = "the tray region (1x480 px) is narrower than a die (240 px): set the tray again"
+    short = annotate(frame, Reading(frame_size=(320, 240), problem="no dice found"))
+    image = annotate(frame, Reading(frame_size=(320, 240), problem=problem))
+    text = np.all(image == np.array(UNREADABLE, np.uint8), axis=2)
+    assert not text[:, -8:].any()  # nothing drawn in the margin at the right edge
+    assert _text_rows(image) > 1.5 * _text_rows(short)  # on more than one line
+
+
+def _text_rows(image):
+    rows = np.flatnonzero(np.all(image == np.array(UNREADABLE, np.uint8), axis=2).any(axis=1))
+    return rows.max() - rows.min() + 1
