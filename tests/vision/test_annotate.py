@@ -7,8 +7,13 @@ from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
 
 
+def _drawn(image, colour):
+    """The pixels of `image` in exactly `colour`: what annotate drew in it."""
+    return np.all(image == np.array(colour, np.uint8), axis=2)
+
+
 def _has(image, colour):
-    return bool(np.all(image == np.array(colour, np.uint8), axis=2).any())
+    return bool(_drawn(image, colour).any())
 
 
 def test_draws_every_element_in_its_colour_without_touching_the_input():
@@ -46,11 +51,10 @@ def test_a_long_problem_is_wrapped_within_the_frame():
     problem = "the tray region (1x480 px) is narrower than a die (240 px): set the tray again"
     short = annotate(frame, Reading(frame_size=(320, 240), problem="no dice found"))
     image = annotate(frame, Reading(frame_size=(320, 240), problem=problem))
-    text = np.all(image == np.array(UNREADABLE, np.uint8), axis=2)
-    assert not text[:, -8:].any()  # nothing drawn in the margin at the right edge
+    assert not _drawn(image, UNREADABLE)[:, -8:].any()  # nothing drawn in the margin at the right edge
     assert _text_rows(image) > 1.5 * _text_rows(short)  # on more than one line
 
 
 def _text_rows(image):
-    rows = np.flatnonzero(np.all(image == np.array(UNREADABLE, np.uint8), axis=2).any(axis=1))
+    rows = np.flatnonzero(_drawn(image, UNREADABLE).any(axis=1))
     return rows.max() - rows.min() + 1
