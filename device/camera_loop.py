@@ -23,6 +23,7 @@ import numpy as np
 
 from device.hub import Hub
 from vision.annotate import annotate
+from vision.frames import frame_size
 from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 from vision.reading import Reading
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 VIEWER_LINGER_SECONDS = 5.0  # keep encoding this long after the last request for a frame
 JPEG_QUALITY = 80
+READER_FAILED = "the reader failed on this frame (the service log has why)"
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ class CameraLoop:
                 if watcher.moving:
                     self._on_dice(SeenDice(DiceStill()))  # the new watcher starts from still dice
                 watcher, saw_motion = self._make_watcher(), False
-            reading = self._reader.read(frame)
+            reading = self._read(frame)
             self._latest = (frame, reading)
             was_moving = watcher.moving
             for event in watcher.update(reading, now):
@@ -207,6 +209,16 @@ class CameraLoop:
                 self._on_dice(SeenDice(DiceStill()))
             self._maybe_encode(frame, reading, now)
             self._wait(max(0.0, self._frame_period - (self._clock() - started)))
+
+    def _read(self, frame: np.ndarray) -> Reading:
+        """The reader's reading of `frame`, or one whose problem says the reader failed on it (logged with
+        its traceback). A reader's bug on one odd frame must not end this thread: the watchdog would then
+        restart the whole service for it, and the tablet would lose its camera view meanwhile."""
+        try:
+            return self._reader.read(frame)
+        except Exception:  # noqa: BLE001 - a bug in reading one frame; the next frame is read as usual
+            log.exception("reading a frame of shape %s failed", getattr(frame, "shape", None))
+            return Reading(frame_size=frame_size(frame), problem=READER_FAILED)
 
     def _set_status(self, status: CameraStatus) -> None:
         changed = (status.state, status.error) != (self._status.state, self._status.error)

@@ -48,6 +48,14 @@ def as_bgr(frame: Any) -> tuple[np.ndarray | None, str | None]:
     return _as_uint8(frame), None
 
 
+def frame_size(frame: Any) -> tuple[int, int]:
+    """(width, height) of anything with an image's shape, else (0, 0): a reading's size for any frame."""
+    shape = getattr(frame, "shape", None)
+    if shape is not None and len(shape) >= 2:
+        return int(shape[1]), int(shape[0])
+    return (0, 0)
+
+
 def exposed(image: np.ndarray) -> np.ndarray:
     """`image` (BGR uint8) brightened when it is underexposed (`WHITE_LEVEL`), else `image` itself.
 

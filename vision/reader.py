@@ -114,7 +114,7 @@ from vision.body import (
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
-from vision.frames import MIN_SIDE, as_bgr, exposed, levels_at, resize
+from vision.frames import MIN_SIDE, as_bgr, exposed, frame_size, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -406,8 +406,7 @@ class DiceReader:
         The readers at `AGREEING_DIE_PX` share this profile, so it is done once for all of them."""
         image, problem = as_bgr(frame)
         if image is None:
-            size = _frame_size(frame)
-            return Reading(frame_size=size, problem=problem)
+            return Reading(frame_size=frame_size(frame), problem=problem)
         image = exposed(image)
         height, width = image.shape[:2]
         x0, y0, tray = self._tray(image)
@@ -1440,10 +1439,3 @@ def _grain(gray: np.ndarray) -> float:
 
 def _odd(value: float) -> int:
     return max(3, int(value) // 2 * 2 + 1)
-
-
-def _frame_size(frame: Any) -> tuple[int, int]:
-    shape = getattr(frame, "shape", None)
-    if shape is not None and len(shape) >= 2:
-        return int(shape[1]), int(shape[0])
-    return (0, 0)

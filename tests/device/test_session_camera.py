@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from device.calibration_desk import CalibrationDesk
-from device.camera_loop import Backoff, CameraLoop, CameraStatus
+from device.camera_loop import READER_FAILED, Backoff, CameraLoop, CameraStatus
 from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
 from device.profile_store import ProfileStore
@@ -21,6 +21,8 @@ from device.session import WAITING_FOR_DICE, TableSession
 from device.simtable import SIM_DIE_SIZE, SimTable
 from device.store import GameStore
 from vision.profile import CalibrationProfile
+from vision.reader import DiceReader
+from vision.reading import Reading
 from vision.sources import FrameSource, SourceError
 from vision.watcher import RollWatcher
 
@@ -414,6 +416,45 @@ def test_a_failing_camera_is_retried_with_a_growing_pause_and_picked_up_again():
     assert [s.state for s in statuses] == ["missing", "ok"]
     assert statuses[0].error == "camera not found"
     assert not source.is_open
+
+
+def test_a_frame_the_reader_fails_on_is_logged_and_the_next_frames_are_read(monkeypatch, caplog):
+    """A bug the reader meets on one odd frame must not end the camera thread: the watchdog would restart
+    the whole service for it."""
+    read = DiceReader.read
+    calls = 0
+
+    def failing_once(reader: DiceReader, frame: np.ndarray) -> Reading:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise IndexError("a bug the second frame meets")
+        return read(reader, frame)
+
+    monkeypatch.setattr(DiceReader, "read", failing_once)
+    readings: list[Reading] = []
+    enough = threading.Event()
+
+    def wait(seconds: float) -> None:  # after each frame: record its reading instead of sleeping
+        readings.append(loop.latest()[1])
+        if len(readings) == 4:
+            enough.set()
+        loop._stop.wait(0.01)
+
+    statuses: list[CameraStatus] = []
+    sim = SimTable(320, 240, fps=10, seed=3)
+    loop = CameraLoop(UnpluggableSource(sim), CALIBRATED, lambda seen: None, statuses.append, wait=wait)
+    loop.start()
+    try:
+        assert enough.wait(WAIT)
+        assert loop.alive(max_age=WAIT)
+    finally:
+        loop.stop()
+    assert [reading.problem for reading in readings[:4]] == [None, READER_FAILED, None, None]
+    assert readings[1].frame_size == (320, 240) and readings[1].dice == ()
+    assert len(readings[2].dice) == 5
+    assert [status.state for status in statuses] == ["ok"]
+    assert "a bug the second frame meets" in caplog.text
 
 
 def test_an_idle_table_publishes_nothing_new_while_a_die_is_misread_now_and_then(make_session):
