@@ -1,9 +1,11 @@
 """The dice reader: one camera frame in, the value of every die out.
 
 How it reads, in order:
-1. The frame is made 8-bit BGR (`vision.frames`), brightened when it is underexposed (its brightest half
-   percent below three quarters of full scale: a dim room), and cropped to the profile's tray (one narrower
-   than a die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its brightness range
+1. The frame is made 8-bit BGR (`vision.frames`), rid of salt and pepper (pixels far from all their
+   neighbours, from a failing sensor or cable, replaced by their neighbours' median when there are many,
+   and a frame speckled all over refused), brightened when it is underexposed (its brightest half percent
+   below three quarters of full scale: a dim room), and cropped to the profile's tray (one narrower than a
+   die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its brightness range
    (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their bodies and on them,
    `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
@@ -114,7 +116,7 @@ from vision.body import (
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
-from vision.frames import MIN_SIDE, as_bgr, exposed, frame_size, levels_at, resize
+from vision.frames import MIN_SIDE, as_bgr, despeckled, exposed, frame_size, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -314,6 +316,7 @@ ONE_OFF_SHARE = 0.15
 # of its top face, of which pips cover less than half (`_levelled`).
 FACE_LEVEL_SHARE = 0.3
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
+SPECKLED = "the frame is speckled with lone bright or dark pixels: check the camera and its cable"
 # A few dice on a plain tray cover too little of the frame to reach its 1st and 99th percentiles, which
 # are then the tray's own jitter: the frame reads as blank, or its thresholds let the tray's grain pass for
 # pips. When the dice bodies cover less than SPARSE_SHARE of the frame, the range is at least the one
@@ -402,13 +405,17 @@ class DiceReader:
 
     def _prepare(self, frame: Any) -> Prepared | Reading:
         """What every working size reads alike (`Prepared`), or the `Reading` that says why there is
-        nothing to read: the frame made 8-bit and exposed, its tray, dice bodies, pip threshold and die size.
-        The readers at `AGREEING_DIE_PX` share this profile, so it is done once for all of them."""
+        nothing to read: the frame made 8-bit, rid of specks and exposed, its tray, dice bodies, pip
+        threshold and die size. The readers at `AGREEING_DIE_PX` share this profile, so it is done once for
+        all of them."""
         image, problem = as_bgr(frame)
         if image is None:
             return Reading(frame_size=frame_size(frame), problem=problem)
-        image = exposed(image)
         height, width = image.shape[:2]
+        image = despeckled(image)
+        if image is None:
+            return Reading(frame_size=(width, height), problem=SPECKLED)
+        image = exposed(image)
         x0, y0, tray = self._tray(image)
         if sliver := self._tray_problem(tray, min(height, width)):
             return Reading(frame_size=(width, height), problem=sliver)

@@ -1,11 +1,13 @@
-"""Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`)."""
+"""Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`), a speckled
+one read through its median or refused (`despeckled`)."""
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.frames import MAX_GAIN, WHITE_LEVEL, exposed, levels_at, resize
+from vision.frames import MAX_GAIN, WHITE_LEVEL, despeckled, exposed, levels_at, resize
 
 
 def scene(white):
@@ -68,3 +70,35 @@ def test_levels_of_a_strided_sample_and_of_picked_pixels_are_theirs_alone():
 def test_a_shrink_to_one_pixel_across_keeps_that_pixel(shape, scale, expected):
     """Halving stops before a side would be empty (OpenCV refuses to resize an empty image)."""
     assert resize(np.full(shape, 200, np.uint8), scale).shape == expected
+
+
+def speckled(frame, share, seed=3):
+    """`frame` with `share` of its pixels set white or black at random: a failing sensor's salt and pepper."""
+    rng = np.random.default_rng(seed)
+    hit = rng.random(frame.shape[:2]) < share
+    out = frame.copy()
+    out[hit] = np.where(rng.random(int(hit.sum())) < 0.5, 255, 0)[:, None]
+    return out
+
+
+def test_a_frame_without_lone_pixels_is_left_as_it_is():
+    """Sensor noise on a plain tray, sharp edges and a pip are a scene's own, and a few dead pixels are not
+    enough to read a frame through its median: only a share of pixels far from all their neighbours is."""
+    noise = np.random.default_rng(1).normal(0, 12, (240, 320, 3))
+    frame = np.clip(scene(230) + noise, 0, 255).astype(np.uint8)
+    cv2.circle(frame, (200, 60), 6, (20, 20, 20), -1)
+    assert despeckled(frame) is frame
+    speckles = speckled(frame, 0.002)
+    assert despeckled(speckles) is speckles
+
+
+@pytest.mark.parametrize("share", [0.01, 0.1])
+def test_the_specks_of_salt_and_pepper_are_replaced_by_their_neighbours_median(share):
+    clean = scene(230)
+    cleaned = despeckled(speckled(clean, share))
+    wrong = np.count_nonzero((cleaned != clean).any(axis=2))
+    assert wrong < 0.02 * share * clean.shape[0] * clean.shape[1]  # of the specks, only a few that clump
+
+
+def test_a_frame_speckled_even_through_its_median_is_refused():
+    assert despeckled(speckled(scene(230), 0.25)) is None

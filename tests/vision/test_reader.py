@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import vision.reader as reader_module
+from tests.vision.test_frames import speckled
 from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
 from vision.faces import Face
@@ -17,6 +18,7 @@ from vision.reader import (
     DEFAULT_PARAMS,
     OFF_CENTRE_SHARE,
     PARAM_RANGES,
+    SPECKLED,
     DiceReader,
 )
 from vision.reading import Reading
@@ -1063,6 +1065,22 @@ def test_bad_frames_give_a_reading_with_a_problem(name):
     assert isinstance(reading, Reading)
     assert reading.dice == ()
     assert reading.problem
+
+
+@pytest.mark.parametrize("share", [0.01, 0.05, 0.1])
+@pytest.mark.parametrize("calibrated", [False, True])
+def test_dice_in_a_frame_with_salt_and_pepper_are_read(share, calibrated):
+    """A failing sensor or loose cable sets pixels white or black at random: specks of a pip's contrast by
+    the thousand, which were read as dice of their own (and a frame for many seconds)."""
+    frame, _ = draw_dice([6, 1, 3, 5])
+    profile = CalibrationProfile(die_size=56 / 480) if calibrated else None
+    assert DiceReader(profile).read(speckled(frame, share)).values == [6, 1, 3, 5]
+
+
+def test_a_frame_speckled_all_over_is_refused():
+    frame, _ = draw_dice([6, 1, 3, 5])
+    reading = DiceReader().read(speckled(frame, 0.25))
+    assert reading.dice == () and reading.problem == SPECKLED
 
 
 def test_no_dice_on_a_plain_table():
