@@ -1,5 +1,5 @@
 """Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`), a speckled
-one read through its median or refused (`despeckled`)."""
+one has its lone pixels replaced by their neighbours' median, or is refused (`despeckled`)."""
 
 import math
 
@@ -83,7 +83,7 @@ def speckled(frame, share, seed=3):
 
 def test_a_frame_without_lone_pixels_is_left_as_it_is():
     """Sensor noise on a plain tray, sharp edges and a pip are a scene's own, and a few dead pixels are not
-    enough to read a frame through its median: only a share of pixels far from all their neighbours is."""
+    enough to replace any pixel: only a share of pixels far from all their neighbours is."""
     noise = np.random.default_rng(1).normal(0, 12, (240, 320, 3))
     frame = np.clip(scene(230) + noise, 0, 255).astype(np.uint8)
     cv2.circle(frame, (200, 60), 6, (20, 20, 20), -1)
@@ -100,5 +100,5 @@ def test_the_specks_of_salt_and_pepper_are_replaced_by_their_neighbours_median(s
     assert wrong < 0.02 * share * clean.shape[0] * clean.shape[1]  # of the specks, only a few that clump
 
 
-def test_a_frame_speckled_even_through_its_median_is_refused():
+def test_a_frame_still_speckled_once_its_lone_pixels_are_replaced_is_refused():
     assert despeckled(speckled(scene(230), 0.25)) is None
