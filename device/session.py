@@ -29,7 +29,7 @@ from device.simtable import SimTable
 from device.store import GameStore
 from scoring.game import Game, IllegalMove, check_players
 from scoring.game import MalformedCommand as GameMalformed
-from vision.watcher import DiceChanged, DiceMoving, DiceSettled
+from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable
 from web.port import CommandResult, MalformedCommand
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,7 @@ LOW_CONFIDENCE = 0.6  # a settled roll read with less confidence than this is fl
 HELD_DIE_REACH = 0.75  # a held die may shift this many die sides between rolls and still be the same die
 SUBMIT_TIMEOUT = 30.0
 WAITING_FOR_DICE = "waiting for all dice"  # the quiet note while some dice are out of view
+CANNOT_READ = "the camera cannot read"  # how the question about dice lying still but unreadable starts
 
 
 class Refused(Exception):
@@ -397,6 +398,13 @@ class TableSession:
             self._publish()  # the tray came to rest as it was: nothing to count
             return
         game = self._game
+        if isinstance(event, DiceUnreadable):
+            # Nothing will settle while it lies there: ask, with the long beep, while a roll is awaited.
+            if game is not None and not game.finished and game.snapshot()["rolls_left"] > 0:
+                self._view.warning = _cannot_read(len(event.regions))
+                self._beep(False)
+            self._publish()
+            return
         warning = None
         dice_were_out, self._dice_out = self._dice_out, False
         if game is None or game.finished:
@@ -504,6 +512,13 @@ class TableSession:
     def _beep(self, accepted: bool) -> None:
         if self._controls is not None:
             self._controls.beep(accepted)
+
+
+def _cannot_read(count: int) -> str:
+    """The question for `count` things on the tray that look like dice but cannot be read."""
+    what, them = ("a die", "it") if count == 1 else (f"{count} dice", "them")
+    why = "tipped against the wall or another die, or covered?"
+    return f"{CANNOT_READ} {what} ({why}): straighten {them}, or tap Enter dice"
 
 
 def _status_mode(view: _TableView) -> str:

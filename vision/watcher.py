@@ -25,6 +25,13 @@ The rules, in the order they are applied:
   flickering on one borderline pip would otherwise report motion and a nudge, again and again, at an idle
   table (every report is a new snapshot for the tablets and a beep).
 * When the dice come to rest showing what was last reported, nothing is emitted: still dice are reported once.
+* A view that holds an unreadable region never settles, but when it lies still for `ask_seconds` (the same
+  dice in the same places, and the same regions in the same places, one odd frame forgiven) the players are
+  asked, once: `DiceUnreadable`. A die tipped against the tray's wall or another die reads as a region for as
+  long as it lies there, and without the question the table would wait for a roll that never settles, with
+  nothing to say why. Frames of that view are no disturbance once it has been asked about; the same view is
+  not asked about again until dice have been at rest in between. The wait is longer than `still_seconds`:
+  dice in motion blur into regions, though seldom into ones that stay put for a second and a half.
 * When they come to rest showing something new, exactly one event is emitted:
   - `DiceChanged` for a *nudge*: there was an earlier report, the disturbance lasted less than
     `min_roll_seconds` (from the first odd frame to the start of the new run), and more than half of the dice
@@ -41,9 +48,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from vision.reading import Reading
+from vision.reading import Die, Reading, Region
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,18 @@ class DiceChanged:
     confidence: float
 
 
-Event = DiceMoving | DiceSettled | DiceChanged
+@dataclass(frozen=True)
+class DiceUnreadable:
+    """The tray lies still, but something on it that looks like a die cannot be read (a die tipped against the
+    wall or another die, a covered one): the players should straighten it or enter the dice by hand. `values`
+    and `positions` are the dice that can be read, `regions` the centres of what cannot."""
+
+    values: list[int]
+    positions: list[tuple[float, float]]
+    regions: list[tuple[float, float]]
+
+
+Event = DiceMoving | DiceSettled | DiceChanged | DiceUnreadable
 
 
 @dataclass
@@ -84,6 +103,16 @@ class _Run:
     at_rest: bool = False  # this run has already been judged as dice at rest
 
 
+@dataclass
+class _Unclear:
+    """A view with unreadable regions that has looked alike since `started`, one odd frame forgiven."""
+
+    reference: Reading
+    started: float
+    odd: bool = False  # the last frame was odd
+    asked: bool = False  # the players were asked about this view (or one alike it)
+
+
 class RollWatcher:
     """Feed it every reading with its time; it returns the events that reading caused (usually none)."""
 
@@ -94,9 +123,12 @@ class RollWatcher:
         position_tolerance: float = 0.35,
         min_roll_seconds: float = 0.6,
         min_agreement: float = 0.75,
+        ask_seconds: float = 1.5,
     ) -> None:
-        if still_seconds < 0 or min_frames < 1 or position_tolerance <= 0 or min_roll_seconds < 0:
-            raise ValueError("still_seconds, min_roll_seconds >= 0; min_frames >= 1; position_tolerance > 0")
+        if min(still_seconds, min_roll_seconds, ask_seconds) < 0 or min_frames < 1 or position_tolerance <= 0:
+            raise ValueError(
+                "still_seconds, min_roll_seconds, ask_seconds >= 0; min_frames >= 1; position_tolerance > 0"
+            )
         if not 0 < min_agreement <= 1:
             raise ValueError("min_agreement must be a share in (0, 1]")
         self.still_seconds = still_seconds
@@ -104,7 +136,10 @@ class RollWatcher:
         self.position_tolerance = position_tolerance
         self.min_roll_seconds = min_roll_seconds
         self.min_agreement = min_agreement
+        self.ask_seconds = ask_seconds
         self._run: _Run | None = None
+        self._unclear: _Unclear | None = None  # the still view with unreadable regions being watched
+        self._asked: Reading | None = None  # the view last asked about, until dice are next at rest
         self._previous: tuple[Reading, float] | None = None  # the last frame, to start a run from an odd pair
         self._reported: Reading | None = None  # the dice last reported at rest
         self._moving = False
@@ -117,7 +152,7 @@ class RollWatcher:
 
     def update(self, reading: Reading, now: float) -> list[Event]:
         """Take the reading of the frame captured at `now` (seconds, any monotonic clock)."""
-        events: list[Event] = []
+        events, asked = self._watch_unclear(reading, now)
         steady = self._steady(reading)
         run = self._run
         if run is not None and steady and self.agree(run.reference, reading):
@@ -131,7 +166,7 @@ class RollWatcher:
             run.total += 1
             run.odd_since = now
         else:
-            if run is not None or not steady:
+            if (run is not None or not steady) and not asked:
                 events += self._disturbed(run.odd_since if run is not None else now)
             self._run = self._new_run(reading, now) if steady else None
         self._previous = (reading, now)
@@ -144,6 +179,38 @@ class RollWatcher:
     @staticmethod
     def _steady(reading: Reading) -> bool:
         return reading.problem is None and not reading.unreadable and bool(reading.dice)
+
+    def _watch_unclear(self, reading: Reading, now: float) -> tuple[list[Event], bool]:
+        """Follow the still view with unreadable regions: (`DiceUnreadable` once it has lain still for
+        `ask_seconds`, unless asked about already; whether `reading` belongs to a view asked about).
+
+        Once asked, the view is no longer motion: whoever showed "dice moving" learns it is over even when
+        the same view, back after a flicker, is not asked about again."""
+        view = self._unclear
+        unclear = reading.problem is None and bool(reading.unreadable)
+        if view is not None and unclear and self._looks_alike(view.reference, reading):
+            view.odd = False
+            if view.asked or now - view.started < self.ask_seconds:
+                return [], view.asked
+            view.asked, self._moving = True, False
+            if self._asked is not None and self._looks_alike(self._asked, reading):
+                return [], True  # the same view again after a flicker: asked once is enough
+            self._asked = reading
+            regions = [region.center for region in reading.unreadable]
+            return [DiceUnreadable(reading.values, [die.center for die in reading.dice], regions)], True
+        if view is not None and not view.odd:
+            view.odd = True  # the reader may read the tipped die in one frame, or lose a region
+            return [], view.asked
+        self._unclear = _Unclear(reading, now) if unclear else None
+        return [], False
+
+    def _looks_alike(self, first: Reading, second: Reading) -> bool:
+        """The same dice in the same places (whatever their faces) and the same regions in the same places."""
+        return (
+            len(first.unreadable) == len(second.unreadable)
+            and self._in_place(first, second)
+            and self._matched(first.unreadable, second.unreadable, same_face=False) == len(first.unreadable)
+        )
 
     def _disturbed(self, since: float) -> list[Event]:
         if self._disturbed_at is None:
@@ -170,7 +237,7 @@ class RollWatcher:
         if len(run.agreeing) < self.min_agreement * run.total:
             return []
         run.at_rest = True
-        self._moving = False
+        self._moving, self._asked = False, None
         disturbed_at, self._disturbed_at = self._disturbed_at, None
         latest = run.agreeing[-1]
         before, self._reported = self._reported, latest
@@ -190,23 +257,23 @@ class RollWatcher:
 
     def _in_place(self, first: Reading, second: Reading) -> bool:
         """Same number of dice, each within the tolerance of a die of the other, whatever the faces."""
-        return len(first.dice) == len(second.dice) == self._matched(first, second, same_face=False)
+        return len(first.dice) == len(second.dice) == self._matched(first.dice, second.dice, same_face=False)
 
     def _stayed_put(self, first: Reading, second: Reading) -> int:
         """How many dice of `first` have a die in `second` with the same face, close enough to be the same."""
-        return self._matched(first, second, same_face=True)
+        return self._matched(first.dice, second.dice, same_face=True)
 
-    def _matched(self, first: Reading, second: Reading, same_face: bool) -> int:
-        """How many dice of `first` pair off with dice of `second` within the position tolerance, each with
-        the nearest one still free (and, if `same_face`, showing the same face)."""
-        unmatched = list(second.dice)
+    def _matched(self, first: Sequence[Die | Region], second: Sequence[Die | Region], same_face: bool) -> int:
+        """How many dice (or regions) of `first` pair off with those of `second` within the position
+        tolerance, each with the nearest one still free (and, if `same_face`, dice showing the same face)."""
+        unmatched = list(second)
         matched = 0
-        for die in first.dice:
+        for die in first:
             reach = self.position_tolerance * max(die.size, 1.0)
             candidates = [
                 other
                 for other in unmatched
-                if (other.value == die.value or not same_face)
+                if (not same_face or other.value == die.value)
                 and math.dist(other.center, die.center) <= reach
             ]
             if candidates:

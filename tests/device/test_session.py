@@ -13,9 +13,9 @@ import pytest
 from device.camera_loop import CameraStatus, DiceStill, SeenDice
 from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
-from device.session import TableSession
+from device.session import CANNOT_READ, TableSession
 from device.store import GameStore
-from vision.watcher import DiceChanged, DiceMoving, DiceSettled
+from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable
 from web.port import MalformedCommand
 
 PINS = PinsConfig()
@@ -233,6 +233,48 @@ def test_a_doubtful_reading_counts_but_is_flagged(table):
     state = table.state
     assert state["game"]["dice"] == [1, 2, 6, 4, 5] and state["game"]["rolls_used"] == 1
     assert state["table"]["warning"] is None and state["table"]["confidence"] == []
+
+
+def test_a_die_that_lies_still_but_cannot_be_read_is_asked_about(table):
+    table.settle([3, 3, 5, 6, 1])
+    beeps = len(table.buzzer_beeps())
+    table._after(lambda: table.session.post_dice(SeenDice(DiceMoving())))
+    tipped = DiceUnreadable([3, 3, 5, 6], [(100.0 * i, ROW_Y) for i in range(1, 5)], [(500.0, ROW_Y)])
+    state = table._after(lambda: table.session.post_dice(SeenDice(tipped, 40.0)))
+    assert state["table"]["warning"].startswith(f"{CANNOT_READ} a die (")
+    assert "straighten it, or tap Enter dice" in state["table"]["warning"]
+    assert state["table"]["moving"] is False  # the status LED stops blinking: nothing is rolling
+    assert state["game"]["rolls_used"] == 1 and state["game"]["dice"] == [3, 3, 5, 6, 1]
+    assert len(table.buzzer_beeps()) == beeps + 1 and table.buzzer_beeps()[-1] >= BEEPS.refused
+
+    two = DiceUnreadable(
+        [3, 3, 5], [(100.0 * i, ROW_Y) for i in range(1, 4)], [(400.0, ROW_Y), (500.0, ROW_Y)]
+    )
+    state = table._after(lambda: table.session.post_dice(SeenDice(two, 40.0)))
+    assert (
+        state["table"]["warning"].startswith(f"{CANNOT_READ} 2 dice (")
+        and "straighten them" in state["table"]["warning"]
+    )
+
+    state = table.settle([3, 3, 5, 6, 2])  # set flat: the roll counts and the question goes
+    assert state["game"]["rolls_used"] == 2 and state["table"]["warning"] is None
+
+
+def test_no_question_about_unreadable_dice_when_no_roll_is_awaited(make_table):
+    table = make_table()
+    tipped = DiceUnreadable([], [], [(300.0, ROW_Y)])
+    state = table._after(lambda: table.session.post_dice(SeenDice(DiceMoving())))
+    state = table._after(lambda: table.session.post_dice(SeenDice(tipped, 40.0)))  # no game yet
+    assert state["table"]["warning"] is None and state["table"]["moving"] is False
+    result = table.session.submit({"type": "new_game", "players": ["Ann"], "rules": "yatzy"})
+    assert result.ok, result.message
+    for values in ([1, 2, 3, 4, 5], [2, 2, 3, 4, 5], [3, 2, 3, 4, 5]):
+        table.settle(values)
+    beeps = len(table.buzzer_beeps())
+    table._after(lambda: table.session.post_dice(SeenDice(DiceMoving())))
+    state = table._after(lambda: table.session.post_dice(SeenDice(tipped, 40.0)))  # no rolls left
+    assert state["table"]["warning"] is None and state["table"]["moving"] is False
+    assert len(table.buzzer_beeps()) == beeps
 
 
 def test_status_led_follows_the_dice_and_the_camera(table):

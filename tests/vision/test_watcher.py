@@ -3,7 +3,7 @@
 import pytest
 
 from vision.reading import Die, Reading, Region
-from vision.watcher import DiceChanged, DiceMoving, DiceSettled, RollWatcher
+from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable, RollWatcher
 
 FRAME = 1 / 30  # seconds between frames of a 30 fps camera
 SIZE = 40.0  # die side in pixels
@@ -172,6 +172,8 @@ def test_empty_tray_and_unreadable_dice_never_settle():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         RollWatcher(min_frames=0)
+    with pytest.raises(ValueError):
+        RollWatcher(ask_seconds=-1.0)
 
 
 def test_a_face_flickering_on_dice_at_rest_is_a_misread_not_motion():
@@ -187,3 +189,64 @@ def test_a_face_flickering_on_dice_at_rest_is_a_misread_not_motion():
     assert not watcher.moving
     events = clock.feed(watcher, tumbling(10) + [hand([1, 1, 2, 3, 4])] * 10)  # a real throw still counts
     assert [type(e) for e in events] == [DiceMoving, DiceSettled]
+
+
+def tipped(values=(3, 3, 5, 6), at=(420.0, 200.0)):
+    """Dice at rest with one more die tipped against another: read as a region, never as a face."""
+    readable = hand(list(values))
+    return Reading(
+        dice=readable.dice,
+        unreadable=(Region(at, SIZE, "pips do not form a die face"),),
+        frame_size=(640, 480),
+    )
+
+
+def unreadable(events):
+    return [e for e in events if isinstance(e, DiceUnreadable)]
+
+
+def test_a_tipped_die_lying_still_is_asked_about_once_after_ask_seconds():
+    watcher, clock = RollWatcher(ask_seconds=1.5), Clock()
+    clock.feed(watcher, tumbling(20))
+    start, asked = clock.now, []
+    for _ in range(150):  # five seconds of the same still view
+        for event in watcher.update(tipped(), clock.now):
+            asked.append((clock.now - start, event))
+        clock.now += FRAME
+    assert len(asked) == 1
+    seconds, event = asked[0]
+    assert 1.5 <= seconds < 1.5 + 2 * FRAME
+    assert event == DiceUnreadable([3, 3, 5, 6], [(100 + 80 * i, 200) for i in range(4)], [(420.0, 200.0)])
+    assert not watcher.moving  # asked: the table no longer shows the dice as moving
+
+    straightened = clock.feed(watcher, [BLUR] * 3 + [hand([3, 3, 5, 6, 2])] * 20)  # a hand sets it flat
+    assert [type(e) for e in straightened] == [DiceMoving, DiceSettled]
+    assert straightened[1].values == [3, 3, 5, 6, 2]
+
+
+def test_a_flicker_does_not_hide_the_tipped_die_nor_ask_twice():
+    watcher, clock = RollWatcher(ask_seconds=1.0), Clock()
+    clock.feed(watcher, tumbling(20))
+    one_odd = ([tipped()] * 8 + [hand([3, 3, 5, 6, 4])]) * 10  # the reader reads the tipped die now and then
+    assert [type(e) for e in clock.feed(watcher, one_odd)] == [DiceUnreadable]
+    assert not watcher.moving
+
+    two_odd = [hand([3, 3, 5, 6, 4])] * 2 + [tipped()] * 60  # the same view again after a longer flicker
+    assert unreadable(clock.feed(watcher, two_odd)) == []
+    assert not watcher.moving  # nothing moved, though two odd frames in a row said so for a moment
+
+
+def test_regions_that_move_are_motion_and_never_asked_about():
+    watcher, clock = RollWatcher(ask_seconds=1.0), Clock()
+    clock.feed(watcher, [hand([1, 2, 3, 4, 5])] * 20)
+    sliding = [tipped(at=(420.0 + 3 * i, 200.0)) for i in range(120)]  # a die pushed slowly across the tray
+    assert clock.feed(watcher, sliding) == [DiceMoving()]
+    assert watcher.moving
+
+
+def test_a_view_asked_about_is_asked_about_again_after_dice_were_at_rest():
+    watcher, clock = RollWatcher(ask_seconds=1.0), Clock()
+    for last in (1, 2):  # tipped, then set flat, twice over (the next throw tips a die in the same place)
+        events = clock.feed(watcher, tumbling(20) + [tipped()] * 40 + [hand([3, 3, 5, 6, last])] * 20)
+        assert [type(e) for e in events] == [DiceMoving, DiceUnreadable, DiceSettled]
+        assert events[2].values == [3, 3, 5, 6, last]
