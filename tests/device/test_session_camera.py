@@ -17,12 +17,13 @@ from device.camera_loop import READER_FAILED, Backoff, CameraLoop, CameraStatus
 from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
 from device.profile_store import ProfileStore
-from device.session import WAITING_FOR_DICE, TableSession
+from device.session import CANNOT_READ, WAITING_FOR_DICE, TableSession
 from device.simtable import SIM_DIE_SIZE, SimTable
 from device.store import GameStore
 from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 from vision.reading import Reading
+from vision.simtray import SimDie
 from vision.sources import FrameSource, SourceError
 from vision.watcher import RollWatcher
 
@@ -191,6 +192,25 @@ def test_several_full_turns_through_the_simulated_camera(make_session):
         assert len(state["game"]["players"][player]["card"]) == turn // 2 + 1
         assert state["game"]["current_player"] == 1 - player
     assert read_right > 0  # the rolls really are the rendered dice, read from the frames
+
+
+def test_a_die_the_camera_cannot_read_is_asked_about_and_counts_once_set_right(make_session):
+    session = make_session(profile=CALIBRATED)
+    wait_for(session, lambda s: s["table"]["camera"]["state"] == "ok", "the camera")
+    assert session.submit({"type": "new_game", "players": ["Ann"], "rules": "yatzy"}).ok
+    tray = session.sim.tray
+    dice = list(tray.dice)
+    first = dice[0]
+    # The die lands on the tray's rim, half out of view: the reader sees it cut by the frame's edge.
+    tray.place([SimDie(6, (0.1 * tray.die_px, first.center[1]), 20.0), *dice[1:]])
+    state = wait_for(session, lambda s: (s["table"]["warning"] or "").startswith(CANNOT_READ), "the question")
+    assert "straighten it, or tap Enter dice" in state["table"]["warning"]
+    assert state["game"]["rolls_used"] == 0 and state["table"]["moving"] is False
+
+    tray.place([SimDie(first.value % 6 + 1, first.center, first.angle), *dice[1:]])  # put back in the tray
+    state = wait_for(session, lambda s: s["game"]["rolls_used"] == 1, "the roll")
+    assert state["game"]["dice"] == tray.values
+    assert state["table"]["warning"] is None
 
 
 def test_a_camera_pulled_mid_game_leaves_the_game_playable_and_comes_back(make_session):
