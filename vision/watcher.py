@@ -147,7 +147,8 @@ class RollWatcher:
 
     @property
     def moving(self) -> bool:
-        """True from a reported disturbance until the dice are next at rest."""
+        """True from a reported disturbance until the dice are next at rest, or until a still view with
+        something unreadable in it is asked about (`DiceUnreadable`)."""
         return self._moving
 
     def update(self, reading: Reading, now: float) -> list[Event]:
