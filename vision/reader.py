@@ -232,7 +232,8 @@ OUTLINE_SHARE = 3.0
 # fewer so, and 2 more hands right), while a die with faint pips is a body of its own: nell-byler reads
 # alike (as taken, none of the 99 faint faces of three pips or more its three working sizes read is
 # refused; each of its dice read under 0.25, right or wrong, lies within 0.4 of a body's side of the body's
-# centre).
+# centre). Where no die read lies on a body, the bodies are clutter, and a face read faintly on one is
+# refused too (`_read_bodies_again`).
 FAINT_CONFIDENCE = 0.5
 MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
 # In a die body's crop, a pip stands at least this many gray levels from its face, whatever the crop's range.
@@ -614,12 +615,20 @@ class DiceReader:
         replaced is no longer on this one: a face read low between two touching dice is nearest both their
         bodies, and once one body reads its die, the other is read as a body with no face on it (nell-byler
         112353: a blue one beside a green four read as a two).
+
+        Where no die read lies on a body, though, the bodies are not the dice: white dice on pale wood stand
+        out as none, and what does is clutter, a cable's label or a laptop's corner. A face read faintly
+        (under `FAINT_CONFIDENCE`) on a body with no face on it is then refused, as one read faintly where
+        no body is (`_refuse_false_dice`): matteop65 from 3x as far read false ones on them in six_10,
+        three_36 and two_32. A sure face stands: a die by the frame's edge the whole frame missed (matteop65
+        two_47 turned 180, read as a two with confidence 1.0).
         """
         read = [face for face in faces if face.value is not None]
         centers = np.array([face.center for face in read], float).reshape(-1, 2)
         replaced: set[int] = set()
         extra = []
         places = list(zip(bodies.centers, bodies.sizes, strict=True)) + _unbodied(read, bodies, scale, die_px)
+        bodies_are_dice = not read or _dice_on_bodies(read, bodies, scale) > 0
         for center, side in places:
             if side < SMALLEST_SET * die_px:
                 continue
@@ -636,6 +645,8 @@ class DiceReader:
                 continue
             face = self._read_body(gray, tray, center, side)
             if face is None or (on_body is not None and face.value <= on_body.value):
+                continue
+            if on_body is None and not bodies_are_dice and face.confidence < FAINT_CONFIDENCE:
                 continue
             x, y = face.center
             face = replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)

@@ -884,6 +884,27 @@ def test_a_die_split_into_two_bodies_is_read_again_as_one_die(monkeypatch):
     ]
 
 
+@pytest.mark.parametrize("bodies_hold_a_die", [False, True])
+def test_a_faint_face_on_a_body_is_refused_where_no_die_read_lies_on_a_body(monkeypatch, bodies_hold_a_die):
+    """White dice on pale wood stand out as no bodies; what does is clutter (matteop65 from 3x as far: a
+    cable's label read as a faint one). So where no die read lies on a body, a face read faintly on a body
+    with nothing on it is refused, and a sure one stands (a die by the frame's edge the whole frame missed).
+    Where a die read lies on a body, the bodies are dice, and a faint face read on one stands."""
+    reads = {
+        100: Face((0,), 1, (100.0, 100.0), 40.0, 0.0, 0.3),  # faint: the label's bar read as a one
+        300: Face((0, 1), 2, (300.0, 100.0), 40.0, 0.0, 0.9),  # sure
+    }
+    monkeypatch.setattr(
+        DiceReader, "_read_body", lambda self, gray, tray, center, side: reads[int(center[0])]
+    )
+    white_five = Face(tuple(range(5)), 5, (200.0, 250.0), 40.0, 0.0, 0.95)  # read in the frame
+    centers = [[100.0, 100.0], [300.0, 100.0]] + ([[200.0, 250.0]] if bodies_hold_a_die else [])
+    bodies = Bodies(np.array(centers), 40.0, np.full(len(centers), 40.0))
+    blank = np.zeros((400, 400, 3), np.uint8)
+    _, again = DiceReader()._read_bodies_again([white_five], bodies, blank[:, :, 0], blank, 1.0, 40.0)
+    assert sorted(face.value for face in again) == ([1, 2] if bodies_hold_a_die else [2])
+
+
 def test_a_coloured_die_read_low_with_no_body_of_its_own_is_read_again_at_the_bodies_size():
     """Touching dice make one blob, and a heap of more than twelve is not split: a coloured die read low in
     such a crowd has no body (nell-byler 112332: a six among 25 dice read as a four). It is read as a body
