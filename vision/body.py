@@ -7,6 +7,9 @@ wide (dice cover a small share of it, so the median is the surface even next to 
 that a die is a few pixels across. A lone pip is kept when the ring of face around it differs from that
 surface by clearly more than the surface differs from itself (wood grain, felt, sensor noise): all of it in
 perceptual Lab units measured on this frame, so no threshold belongs to one camera or one tray.
+
+A face read faintly is held to the surface's variation near it, too: what grain makes of a wooden table
+beside a plain tray, which a frame-wide measure (the tray's, nearly flat) takes for bodies.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ BODY_FLOOR = 12.0  # ... and by at least this much (Lab units), so a flat synthe
 # A clean card under even light is flatter than a die body ever stands out from it: its texture is taken
 # as at least this (Lab units, about what JPEG and sensor noise leave), so a faint stain there is no body.
 TEXTURE_FLOOR = 3.0
+# The surface's variation near a place is the median over a window this many dice wide: narrow enough that a
+# plain tray's flatness does not stand for the wooden table round it (matteop65 from 3x as far: faint twos
+# on the table's grain 1.05 to 2.6 times the body bar against the frame's variation, under it against their
+# neighbourhood's), wide enough to hold mostly surface. Only faint reads are held to it (`body_contrast`).
+NEARBY_DICE = 4
+NEARBY_STEPS = 4  # the 8-bit median filter works in quarter Lab units, so up to 63.75: far above any grain
 # A die has an edge: across its border the colour steps by at least this share of how far its body differs
 # from the surface estimate. Shading that fades in (a vignetted corner, a soft shadow) has no such step.
 EDGE_SHARE = 0.3
@@ -79,6 +88,7 @@ class Surface:
     surface_small: np.ndarray  # median-filtered copy: the surface colour at each place
     factor: float  # small pixels per image pixel
     texture: float  # typical Lab distance of the frame from its surface estimate
+    nearby_texture: np.ndarray  # the same, in a window `NEARBY_DICE` wide round each place
 
 
 def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
@@ -88,21 +98,38 @@ def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
     surface = cv2.medianBlur(lab, max(window, 3))
-    texture = float(np.median(colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3))))
-    return Surface(surface, factor, texture)
+    distance = colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
+    steps = np.clip(np.rint(distance * NEARBY_STEPS), 0, 255).astype(np.uint8)
+    nearby = min(int(NEARBY_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
+    nearby_texture = cv2.medianBlur(steps, max(nearby, 3)).astype(np.float32) / NEARBY_STEPS
+    return Surface(surface, factor, float(np.median(distance)), nearby_texture)
 
 
-def body_contrast(surface: Surface, image: np.ndarray, center: tuple[float, float], radius: float) -> float:
+def body_contrast(
+    surface: Surface,
+    image: np.ndarray,
+    center: tuple[float, float],
+    radius: float,
+    against_nearby: bool = False,
+) -> float:
     """How far the face ring at `radius` around `center` stands out from the surface, in units of its texture.
 
     The ring's median colour is compared with the surface colour at the centre, so a pip whose own colour is
     far from the surface (a speck) does not count: only the face around it does.
+
+    `against_nearby` measures in the larger of the frame's texture and that near the centre: for faint reads,
+    which grain yields. Dice read clearly keep the frame's: dice in a heap raise the texture near each other
+    (nell-byler 112951: a 1 among dice, 30 against the frame's 5) and a white die on pale wood stands out by
+    little (matteop65 dice_26 from afar: a 1 just above the bar against the frame, under it against nearby).
     """
     face = ring_colours(image, np.array([center], float), radius)[0]
     sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
     sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
     distance = float(colour_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
-    return distance / max(surface.texture, TEXTURE_FLOOR)
+    texture = surface.texture
+    if against_nearby:
+        texture = max(texture, float(surface.nearby_texture[sy, sx]))
+    return distance / max(texture, TEXTURE_FLOOR)
 
 
 def ring_colours(image: np.ndarray, centers: np.ndarray, radius: float) -> np.ndarray:

@@ -1015,7 +1015,8 @@ class DiceReader:
         (`OUTLINE_SHARE`): a speck on the tray has neither, while a white die on a white tray, which does not
         stand out in colour, shows its edge all round its pip. So must two pips under half the frame's pips
         (`SPECK_SHARE`): two specks of a tray's dust. And so must any face read with a confidence under
-        `FAINT_CONFIDENCE`.
+        `FAINT_CONFIDENCE`, its body standing out from the surface near it as well as from the frame's: grain
+        on a wooden table round a plain tray is read faintly, and varies more than the tray.
         """
         weak = [face for face in faces if face.value in (1, 2)]
         faint = {id(face) for face in faces if face.value is not None and face.confidence < FAINT_CONFIDENCE}
@@ -1044,7 +1045,7 @@ class DiceReader:
             for face in bare:
                 center = (face.center[0] / scale, face.center[1] / scale)
                 if (
-                    body_contrast(surface, tray, center, radius) < bar
+                    body_contrast(surface, tray, center, radius, against_nearby=id(face) in faint) < bar
                     and outline_contrast(tray, center, face.pip / scale, die_px) < OUTLINE_SHARE * bar
                 ):
                     refused.add(id(face))

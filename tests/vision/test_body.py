@@ -214,3 +214,27 @@ def test_a_face_stands_out_and_bare_felt_does_not():
     on_dice = [body_contrast(surface, frame, centre, 9) for centre in centres]
     on_felt = body_contrast(surface, frame, (320, 400), 9)
     assert min(on_dice) > 3 * max(on_felt, 1.0)
+
+
+def grain_below_felt(frame, top, period):
+    """`frame` with everything below row `top` a wooden table's grain: streaks `period` pixels apart, 40
+    levels lighter and darker than the felt above."""
+    xs = np.arange(frame.shape[1])
+    streaks = 110 + 40 * np.sin(2 * np.pi * (xs / period - 0.25))
+    noise = np.random.default_rng(4).normal(0, 3, frame[top:].shape)
+    frame[top:] = np.clip(streaks[None, :, None] + noise, 0, 255).astype(np.uint8)
+    return frame
+
+
+def test_grain_round_a_plain_tray_stands_out_from_the_tray_but_not_from_its_neighbourhood():
+    """A plain felt makes the frame's texture small, so a light streak of the wooden table below stands out
+    from it as a die's face would. Against its neighbourhood's variation it does not, while a die on the
+    felt still does (the bar is `DiceReader`'s default of two textures)."""
+    frame, centres = felt_with_dice(die=30)
+    frame = grain_below_felt(frame, 340, 140)
+    surface = estimate_surface(frame, 30)
+    streak = (210, 410)  # the middle of a light streak
+    assert body_contrast(surface, frame, streak, 9) > 2
+    assert body_contrast(surface, frame, streak, 9, against_nearby=True) < 2
+    on_dice = [body_contrast(surface, frame, centre, 9, against_nearby=True) for centre in centres]
+    assert min(on_dice) > 2 * 2

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import vision.reader as reader_module
+from tests.vision.test_body import grain_below_felt
 from tests.vision.test_frames import speckled
 from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
@@ -903,6 +904,19 @@ def test_a_faint_face_on_a_body_is_refused_where_no_die_read_lies_on_a_body(monk
     blank = np.zeros((400, 400, 3), np.uint8)
     _, again = DiceReader()._read_bodies_again([white_five], bodies, blank[:, :, 0], blank, 1.0, 40.0)
     assert sorted(face.value for face in again) == ([1, 2] if bodies_hold_a_die else [2])
+
+
+@pytest.mark.parametrize(("confidence", "kept"), [(0.3, False), (0.9, True)])
+def test_a_faint_one_on_the_grain_round_a_plain_tray_is_refused(confidence, kept):
+    """A plain tray makes the frame's texture small, and the wooden table round it, read faintly, stands out
+    from that as a die would (matteop65 from 3x as far: faint twos on the grain). A faint read must stand out
+    from the surface near it too, which grain does not; a clear one is measured against the frame's, as a
+    white die on pale wood stands out by little."""
+    frame, _ = draw_dice([3, 5, 4], face=200, pip=120, floor=110)
+    frame = grain_below_felt(frame, 340, 140)
+    cv2.circle(frame, (210, 410), 5, (124, 124, 124), -1, cv2.LINE_AA)  # on a light streak
+    lone = Face((0,), 1, (210.0, 410.0), 56.0, 0.0, confidence, pip=10.0)
+    assert DiceReader()._refuse_false_dice([lone], frame, 56.0, 1.0, None) == ([lone] if kept else [])
 
 
 def test_a_coloured_die_read_low_with_no_body_of_its_own_is_read_again_at_the_bodies_size():
