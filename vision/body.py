@@ -96,13 +96,18 @@ def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     factor = min(1.0, DIE_PX_SMALL / max(die_px, 1.0))
     small = resize(image, factor)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    window = min(int(WINDOW_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
-    surface = cv2.medianBlur(lab, max(window, 3))
+    surface = cv2.medianBlur(lab, _median_window(WINDOW_DICE, small.shape))
     distance = colour_distance(lab.reshape(-1, 3), surface.reshape(-1, 3)).reshape(lab.shape[:2])
     steps = np.clip(np.rint(distance * NEARBY_STEPS), 0, 255).astype(np.uint8)
-    nearby = min(int(NEARBY_DICE * DIE_PX_SMALL) | 1, (min(small.shape[:2]) - 1) | 1)
-    nearby_texture = cv2.medianBlur(steps, max(nearby, 3)).astype(np.float32) / NEARBY_STEPS
+    nearby = cv2.medianBlur(steps, _median_window(NEARBY_DICE, small.shape))
+    nearby_texture = nearby.astype(np.float32) / NEARBY_STEPS
     return Surface(surface, factor, float(np.median(distance)), nearby_texture)
+
+
+def _median_window(dice: float, shape: tuple[int, ...]) -> int:
+    """An odd median-filter side `dice` dice wide on the shrunken copy of `shape`, no wider than the copy
+    (and at least 3, the smallest side `cv2.medianBlur` takes for 8-bit images)."""
+    return max(min(int(dice * DIE_PX_SMALL) | 1, (min(shape[:2]) - 1) | 1), 3)
 
 
 def body_contrast(
