@@ -62,6 +62,14 @@ SPLIT_AREAS = (1.5, 12.0)
 ONE_DIE_AREA = 2.5
 ONE_DIE_ASPECT = 1.3
 ONE_DIE_SOLIDITY = 0.9
+# Where the die size is known (`find_bodies`' `die_px`: the pips told it), a blob longer than the side of
+# `ONE_DIE_AREA` dice is no single die either. A sixth of the copy alone is many dice in a frame whose dice
+# are a small share of it, as a Pi camera high over a tray sees them: there a cable's label or a ferrite bead
+# passed for a die, set a die's typical area and was split into die-sized bodies, on which faint false dice
+# were read (matteop65 from 3x as far: five_47, four_10, six_33, and valid_70's side face; 372 -> 376 hands,
+# as with a bound of 1.3 dice, while 2 dice lost two_49; every other variant of both sets reads each photo
+# as before). Pips measure a die at or above its face, so the bound is loose for a die seen whole.
+DIE_EXTENT = float(np.sqrt(ONE_DIE_AREA))
 HEAP_FILL = 0.3  # a heap of dice fills this much of its box or more; a tray's rim, a thin ring, does not
 # A die against a tray's wall notches the floor by this share of its area or more, and this share of its
 # side deep or more (partly in the wall's shade, it may be cut short).
@@ -181,7 +189,9 @@ class Bodies:
         return 0 <= x < width and 0 <= y < height and bool(self.rim[y, x])
 
 
-def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodies | None:
+def find_bodies(
+    image: np.ndarray, short_side: float = BODY_SHORT_SIDE, die_px: float | None = None
+) -> Bodies | None:
     """The dice-like bodies in `image`, or None when nothing stands out from the surface.
 
     A second opinion for the reader: its pip-based estimate can take whole dark dice on a pale board for the
@@ -190,7 +200,9 @@ def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodie
     the size of dice in a tray, not of a close-up. Dice heaped together are split apart (`MIN_ALIKE`), and
     the dice lying against a tray's wall are told by the notches they cut into its floor (`_notches`), as
     the top of the wall is (`Bodies.rim`). The blobs are found on a copy `short_side` pixels short, where the
-    dice of a tray are a few pixels wide; dice a small share of a large frame need a finer one.
+    dice of a tray are a few pixels wide; dice a small share of a large frame need a finer one, and there
+    `die_px` (a die's side in `image` pixels, when known) keeps blobs many dice long from passing for one
+    (`DIE_EXTENT`).
     """
     factor = short_side / min(image.shape[:2])
     small = resize(image, factor)
@@ -215,7 +227,7 @@ def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodie
         & (area >= 9)
         & (area >= 0.5 * width * height)
         & (longer <= 2 * shorter)
-        & (longer <= short_side / 6)
+        & (longer <= _longest_die(short_side, factor, die_px))
     )
     if count <= 1 or not compact.any():
         return None
@@ -244,6 +256,15 @@ def find_bodies(image: np.ndarray, short_side: float = BODY_SHORT_SIDE) -> Bodie
     centers = np.vstack([centroids[1:][single], centers]) / factor
     sizes = np.concatenate([sides, np.sqrt(areas) / factor])
     return Bodies(centers, float(np.median(sides)), sizes, rim if rim.any() else None, factor)
+
+
+def _longest_die(short_side: float, factor: float, die_px: float | None) -> float:
+    """The longest a blob may be and still be one die, in pixels of the copy `short_side` pixels short
+    (`factor` of the image's): a sixth of the copy (dice of a tray, not a close-up), and with `die_px`
+    known, the side of `ONE_DIE_AREA` dice (`DIE_EXTENT`)."""
+    if die_px is None:
+        return short_side / 6
+    return min(short_side / 6, DIE_EXTENT * die_px * factor)
 
 
 def _touching_border(labels: np.ndarray, count: int) -> np.ndarray:

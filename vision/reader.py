@@ -201,7 +201,8 @@ FINER_PAIRS = 4
 SIZES_CONFIRM = 1.5
 # Dice bodies are found on a copy 160 px short (`vision.body`); when the die size says dice are narrower
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where
-# they are that wide: a blob of a few pixels has no edge, shape or area to tell a die by.
+# they are that wide: a blob of a few pixels has no edge, shape or area to tell a die by. There, a blob
+# many dice long is no die (`vision.body.DIE_EXTENT`): a sixth of that copy is many dice.
 BODY_DIE_PX = 8.0
 # Before the die size is known: when the 160 px copy shows fewer than MIN_ALIKE bodies, they are looked for
 # on copies twice as fine, each at most half the frame's short side, until one shows MIN_ALIKE or more
@@ -436,7 +437,7 @@ class DiceReader:
             return Reading(frame_size=(width, height), problem="no dice found", extras={"contrast": spread})
         body_die = _in_body_copy(die_px, min(gray.shape))
         if body_die < BODY_DIE_PX:
-            bodies = find_bodies(tray, min(BODY_SHORT_SIDE * BODY_DIE_PX / body_die, min(gray.shape)))
+            bodies = find_bodies(tray, min(BODY_SHORT_SIDE * BODY_DIE_PX / body_die, min(gray.shape)), die_px)
         return Prepared(image, (x0, y0), tray, gray, bodies, spread, threshold, die_px)
 
     def _tray_problem(self, tray: np.ndarray, short_side: int) -> str | None:

@@ -171,6 +171,25 @@ def test_dice_a_small_share_of_a_large_frame_are_measured_on_a_finer_copy():
         assert np.hypot(*(fine.centers - (x, y)).T).min() < 4
 
 
+def test_a_label_many_dice_wide_is_no_die_where_the_die_size_is_known():
+    """Dice 50 px wide in a 1920x1440 frame are looked for on a copy where they are 8 px wide, and a sixth of
+    that copy is 4.6 dice: there a pale label 2.8 dice wide passed for a die, set a die's area with the two
+    dice beside it and was split into die-sized bodies. Told the dice's size, the copy sees two."""
+    rng = np.random.default_rng(5)
+    frame = np.clip(rng.normal((40, 90, 40), 3, (1440, 1920, 3)), 0, 255).astype(np.uint8)
+    centres = [(500, 700), (720, 760)]
+    for x, y in centres:
+        cv2.rectangle(frame, (x - 25, y - 25), (x + 25, y + 25), (200, 90, 30), -1)
+    cv2.rectangle(frame, (1000, 900), (1140, 1010), (230, 230, 230), -1)
+    copy = 160 * 8 / (50 * 160 / 1440)
+    assert find_bodies(frame, copy).count > 2
+    bodies = find_bodies(frame, copy, die_px=50)
+    assert bodies.count == 2
+    assert bodies.size == pytest.approx(50, rel=0.2)
+    for x, y in centres:  # within a pixel and a half of the copy, where a pixel is 6.3 of the frame's
+        assert np.hypot(*(bodies.centers - (x, y)).T).min() < 10
+
+
 def test_the_top_of_a_tray_wall_is_its_rim():
     """The outer third of a tray's wall (from outside to floor) is its top, where no die rests; the floor,
     the wall's inner side where dice lean and the table outside are not."""

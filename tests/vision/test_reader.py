@@ -167,20 +167,22 @@ def test_dice_bodies_are_looked_for_again_where_the_die_size_says_they_are_a_few
     copies = []
     original = reader_module.find_bodies
 
-    def noting_the_copy(tray, short_side=160):
-        copies.append(short_side)
-        return original(tray, short_side)
+    def noting_the_copy(tray, short_side=160, die_px=None):
+        copies.append((short_side, die_px))
+        return original(tray, short_side, die_px)
 
     monkeypatch.setattr(reader_module, "find_bodies", noting_the_copy)
     frame, _ = draw_dice([5, 2, 6, 3, 1], size=(3280, 2464), die=56)
     reading = DiceReader().read(frame)
     assert reading.values == [5, 2, 6, 3, 1]
     die_in_copy = reading.extras["die_px"] * 160 / 2464
-    assert copies[:2] == [160, pytest.approx(160 * reader_module.BODY_DIE_PX / die_in_copy)]
+    # ... and told the die size there, so that a blob many dice long is no die (`vision.body.DIE_EXTENT`)
+    again = (pytest.approx(160 * reader_module.BODY_DIE_PX / die_in_copy), reading.extras["die_px"])
+    assert copies[:2] == [(160, None), again]
     copies.clear()
     frame, _ = draw_dice([5, 2, 6, 3, 1])
     assert DiceReader().read(frame).values == [5, 2, 6, 3, 1]
-    assert copies == [160]
+    assert copies == [(160, None)]
 
 
 def test_small_dark_dice_in_a_large_still_are_found_as_bodies_on_a_finer_copy():
