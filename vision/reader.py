@@ -191,6 +191,16 @@ MAX_DIE_SHARE = 0.4
 # tuning expects, and lost hands.)
 RESOLVED_PIP_PX = 3.0
 FINER_PAIRS = 4
+# Those copies find pips with a black-hat half the largest die believed (`MAX_DIE_SHARE`): a fifth of the
+# copy's short side, many dice wide where dice are a small share of a large frame, where it fills in the
+# shade between dice and beside them as it fills a pip, and the same pips measured dice otherwise than in the
+# photo as taken. Where finer copies were asked (frames over twice ESTIMATE_SHORT_SIDE), the size found is
+# measured again on the copy that found it with a black-hat KERNEL_DICE dice wide (`_measured_again`).
+# matteop65 from 3x as far, against each photo as taken: three_34 51.3 -> 54.4 px (57.3 as taken), four_40
+# 69.0 -> 70.2 (70.0), valid_59 65.4 -> 64.1 (65.1); 376 -> 379 hands, those three; every other variant of
+# both sets reads each photo as before. (2 dice wide: 380, but enlarged 2.5x lost dice_45. In every frame,
+# 640 px ones too: nell-byler turned 90 lost 113004 and turned 180 gained 111530.)
+KERNEL_DICE = 3.0
 # ... unless two dice bodies or more measure dice within SIZES_CONFIRM times the size the 320 px copy gave,
 # either way: two witnesses agree, and the finer copies' time is saved (20 ms for a 1280x720 frame, 90 ms
 # for an 8 MP still). (Bodies measure dice at about 0.8 of their pips' measure: 0.82 on nell-byler.) But
@@ -889,7 +899,9 @@ class DiceReader:
         self, gray: np.ndarray, threshold: float, short_side: int, bodies: Bodies | None
     ) -> float | None:
         """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour, on
-        the coarsest copy of the frame that sees them (`FINER_PAIRS`), unless `bodies` confirm the first."""
+        the coarsest copy of the frame that sees them (`FINER_PAIRS`), unless `bodies` confirm the first.
+        Where finer copies were asked, that copy measures it again with a narrower black-hat
+        (`_measured_again`)."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
         copy = ESTIMATE_SHORT_SIDE
@@ -901,12 +913,28 @@ class DiceReader:
         ):
             return estimate.die
         smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
+        measured_on = copy
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
             copy *= 2
             finer = self._estimate_die(gray, threshold, short_side, copy)
             if _outweighs(finer, estimate, bodies):
-                estimate = finer
-        return estimate.die
+                estimate, measured_on = finer, copy
+        if estimate.die is None or copy == ESTIMATE_SHORT_SIDE:
+            return estimate.die
+        return self._measured_again(gray, threshold, short_side, measured_on, estimate.die)
+
+    def _measured_again(
+        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, die: float
+    ) -> float:
+        """`die` (frame pixels, as the copy of `gray` `copy` pixels short measured it) measured again on that
+        copy with a black-hat `KERNEL_DICE` dice wide, where the estimate's own is wider; `die` stands when no
+        pips there have a like-sized neighbour."""
+        shrink = min(1.0, copy / min(gray.shape))
+        kernel = KERNEL_DICE * die * shrink
+        if kernel >= min(gray.shape) * shrink * MAX_DIE_SHARE * 0.5:
+            return die
+        again = self._estimate_die(gray, threshold, short_side, copy, kernel)
+        return again.die if again.die is not None and again.pairs else die
 
     def _pips_resolved(self, die: float, copy: int, gray: np.ndarray) -> bool:
         """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
@@ -914,16 +942,19 @@ class DiceReader:
         shrink = min(1.0, copy / min(gray.shape))
         return die * shrink * self.params["pip_size"] >= RESOLVED_PIP_PX
 
-    def _estimate_die(self, gray: np.ndarray, threshold: float, short_side: int, copy: int) -> _Estimate:
+    def _estimate_die(
+        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, kernel: float | None = None
+    ) -> _Estimate:
         """The die size measured on a copy of `gray` `copy` pixels short (or `gray` itself, when smaller):
         the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
-        when none has one."""
+        when none has one. The black-hat that finds them is `kernel` copy pixels wide: by default half the
+        largest die believed (`MAX_DIE_SHARE`), as nothing yet tells the dice's size."""
         shrink = min(1.0, copy / min(gray.shape))
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
         pips = find_pips(
             small,
-            _odd(side * MAX_DIE_SHARE * 0.5),
+            _odd(kernel or side * MAX_DIE_SHARE * 0.5),
             (2.0, side * MAX_DIE_SHARE * self.params["pip_size"] * 1.6),
             threshold,
             self.profile.pip_polarity,

@@ -213,10 +213,11 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     2.3 px wide there, the least blob it sees, for dice of about 50 px; bodies of 50 to 100 px, which take
     in a die's shadow and side face, confirmed it. Pips that small are no measure, so the finer copy is
     asked and its pips tell the dice. Dice of 110 px have pips of 3.4 px in that copy: bodies confirm
-    them, and no finer copy is asked. (The copies go on to 1280 px, the finest under the frame's side.)"""
+    them, and no finer copy is asked. (The copies go on to 1280 px, the finest under the frame's side, and
+    the 640 px copy that found the size measures it again with a black-hat a few dice wide.)"""
     asked = []
 
-    def estimate(self, gray, threshold, short_side, copy):
+    def estimate(self, gray, threshold, short_side, copy, kernel=None):
         asked.append(copy)
         return reader_module._Estimate(coarse, 6, 0) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
 
@@ -224,7 +225,7 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     gray = np.zeros((1440, 1920), np.uint8)
     bodies = Bodies(np.array([[400.0, 400.0], [700.0, 500.0], [900.0, 800.0]]), coarse, np.full(3, coarse))
     die = DiceReader()._die_px(gray, 20.0, 1440, bodies)
-    assert (die, asked) == ((coarse, [320]) if confirmed else (50.0, [320, 640, 1280]))
+    assert (die, asked) == ((coarse, [320]) if confirmed else (50.0, [320, 640, 1280, 640]))
 
 
 @pytest.mark.parametrize(("sizes", "confirmed"), [((51.0, 136.0), False), ((100.0, 110.0), True)])
@@ -236,7 +237,7 @@ def test_only_bodies_alike_in_size_confirm_the_coarse_copys_die_size(monkeypatch
     the finer copies are asked and their pips tell the dice. Two bodies of one size still confirm it."""
     asked = []
 
-    def estimate(self, gray, threshold, short_side, copy):
+    def estimate(self, gray, threshold, short_side, copy, kernel=None):
         asked.append(copy)
         return reader_module._Estimate(106.5, 0, 2) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
 
@@ -244,7 +245,41 @@ def test_only_bodies_alike_in_size_confirm_the_coarse_copys_die_size(monkeypatch
     gray = np.zeros((1440, 1920), np.uint8)
     bodies = Bodies(np.array([[400.0, 400.0], [900.0, 800.0]]), sum(sizes) / 2, np.array(sizes))
     die = DiceReader()._die_px(gray, 20.0, 1440, bodies)
-    assert (die, asked) == ((106.5, [320]) if confirmed else (50.0, [320, 640, 1280]))
+    assert (die, asked) == ((106.5, [320]) if confirmed else (50.0, [320, 640, 1280, 640]))
+
+
+@pytest.mark.parametrize(
+    ("frame", "again", "die"),
+    [
+        ((1440, 1920), (54.4, 17, 0), 54.4),  # dice 3.6% of the frame: a fifth of it is 5.6 dice
+        ((1440, 1920), (40.0, 0, 3), 51.3),  # no pips paired up with the narrower black-hat: the first stands
+        ((1440, 1920), (None, 0, 0), 51.3),
+        ((480, 640), (54.4, 17, 0), 72.5),  # no finer copy was asked: nothing is measured again
+    ],
+)
+def test_a_size_a_finer_copy_found_is_measured_again_with_a_black_hat_a_few_dice_wide(
+    monkeypatch, frame, again, die
+):
+    """matteop65 three_34 from 3x as far (1920x1440): the 640 px copy measured dice of 51.3 px with its
+    black-hat a fifth of its short side wide, 5.6 dice; measured again there with one `KERNEL_DICE` dice
+    wide, 54.4 (57.3 in the photo as taken), and its side face below a three was dropped as one."""
+    asked = []
+
+    def estimate(self, gray, threshold, short_side, copy, kernel=None):
+        asked.append((copy, kernel))
+        if kernel is not None:
+            return reader_module._Estimate(*again)
+        return reader_module._Estimate(72.5, 4, 0) if copy == 320 else reader_module._Estimate(51.3, 17, 0)
+
+    monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
+    gray = np.zeros(frame, np.uint8)
+    measured = DiceReader()._die_px(gray, 20.0, min(frame), None)
+    assert measured == pytest.approx(die)
+    if min(frame) > 2 * reader_module.ESTIMATE_SHORT_SIDE:
+        shrink = 640 / min(frame)
+        assert asked[-1] == (640, pytest.approx(reader_module.KERNEL_DICE * 51.3 * shrink))
+    else:
+        assert all(kernel is None for _, kernel in asked)
 
 
 def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
