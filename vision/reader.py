@@ -929,9 +929,9 @@ class DiceReader:
         """`die` (frame pixels, as the copy of `gray` `copy` pixels short measured it) measured again on that
         copy with a black-hat `KERNEL_DICE` dice wide, where the estimate's own is wider; `die` stands when no
         pips there have a like-sized neighbour."""
-        shrink = min(1.0, copy / min(gray.shape))
+        shrink = _copy_shrink(copy, gray)
         kernel = KERNEL_DICE * die * shrink
-        if kernel >= min(gray.shape) * shrink * MAX_DIE_SHARE * 0.5:
+        if kernel >= _unsized_kernel(min(gray.shape) * shrink):
             return die
         again = self._estimate_die(gray, threshold, short_side, copy, kernel)
         return again.die if again.die is not None and again.pairs else die
@@ -939,8 +939,7 @@ class DiceReader:
     def _pips_resolved(self, die: float, copy: int, gray: np.ndarray) -> bool:
         """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
         `RESOLVED_PIP_PX` or more: wide enough that their measure is theirs, not the least blob it sees."""
-        shrink = min(1.0, copy / min(gray.shape))
-        return die * shrink * self.params["pip_size"] >= RESOLVED_PIP_PX
+        return die * _copy_shrink(copy, gray) * self.params["pip_size"] >= RESOLVED_PIP_PX
 
     def _estimate_die(
         self, gray: np.ndarray, threshold: float, short_side: int, copy: int, kernel: float | None = None
@@ -949,12 +948,12 @@ class DiceReader:
         the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
         when none has one. The black-hat that finds them is `kernel` copy pixels wide: by default half the
         largest die believed (`MAX_DIE_SHARE`), as nothing yet tells the dice's size."""
-        shrink = min(1.0, copy / min(gray.shape))
+        shrink = _copy_shrink(copy, gray)
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
         pips = find_pips(
             small,
-            _odd(kernel or side * MAX_DIE_SHARE * 0.5),
+            _odd(kernel or _unsized_kernel(side)),
             (2.0, side * MAX_DIE_SHARE * self.params["pip_size"] * 1.6),
             threshold,
             self.profile.pip_polarity,
@@ -1082,6 +1081,17 @@ class DiceReader:
                 ):
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]
+
+
+def _copy_shrink(copy: int, gray: np.ndarray) -> float:
+    """How much the die-size estimate's copy `copy` pixels short shrinks `gray` (1.0: it is `gray` itself)."""
+    return min(1.0, copy / min(gray.shape))
+
+
+def _unsized_kernel(side: float) -> float:
+    """The estimate's black-hat side on a copy `side` pixels short while nothing tells the dice's size: half
+    the largest die believed (`MAX_DIE_SHARE`), so that every die's pips stand out in it."""
+    return side * MAX_DIE_SHARE * 0.5
 
 
 def _bodies(image: np.ndarray) -> Bodies | None:
