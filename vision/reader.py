@@ -946,8 +946,8 @@ class DiceReader:
     ) -> _Estimate:
         """The die size measured on a copy of `gray` `copy` pixels short (or `gray` itself, when smaller):
         the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
-        when none has one. The black-hat that finds them is `kernel` copy pixels wide: by default half the
-        largest die believed (`MAX_DIE_SHARE`), as nothing yet tells the dice's size."""
+        when none has one. The black-hat that finds them is `kernel` copy pixels wide, by default
+        `_unsized_kernel`'s, as nothing yet tells the dice's size."""
         shrink = _copy_shrink(copy, gray)
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
