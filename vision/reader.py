@@ -11,16 +11,17 @@ How it reads, in order:
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
-   frame, whose pips the small copy cannot see: `FINER_PAIRS`), or as many as the lone pips of one size
-   the coarser copy resolved (a hand of ones: `_outweighs`), unless two dice bodies alike in size confirm
-   the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`). The dice bodies
-   (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies when the
-   usual one shows fewer than three and none it resolves, and again on a finer copy when the size says
-   dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
-   disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the
-   reading with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or
-   more, a white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`,
-   and with dice whose pips measure the bodies' size rather than the first estimate).
+   frame, whose pips the small copy cannot see: `FINER_PAIRS`), or as many as the lone pips of one size the
+   coarser copy resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die
+   bodies, where bodies are witnessed: a pale board's dust specks are lone pips too), unless two dice bodies
+   alike in size confirm the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`).
+   The dice bodies (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies
+   when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
+   says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
+   disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the reading
+   with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or more, a
+   white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`, and with
+   dice whose pips measure the bodies' size rather than the first estimate).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -185,10 +186,10 @@ MAX_DIE_SHARE = 0.4
 # the coarser one when it finds pips with a like-sized neighbour where the coarser found none, or
 # FINER_PAIRS times as many, measuring smaller dice: a face shows three or four pips on average, so a copy
 # that sees the pips sees several times as many as one that took the dice for pips. Where a copy that
-# resolves its pips finds none with such a neighbour, its pips alike in size may be a hand of ones: a
-# finer copy replaces it only with as many pips of its own (`_outweighs`). (A copy as large as the frame
-# is not used: on the shared photos, read at their own size, it measured pips finer than the reader's
-# tuning expects, and lost hands.)
+# resolves its pips finds none with such a neighbour, its pips alike in size may be a hand of ones: a finer
+# copy replaces it only with as many pips of its own (`_outweighs`), its lone ones counted on die bodies where
+# bodies are witnessed (`_estimate_die`). (A copy as large as the frame is not used: on the shared photos,
+# read at their own size, it measured pips finer than the reader's tuning expects, and lost hands.)
 RESOLVED_PIP_PX = 3.0
 FINER_PAIRS = 4
 # Those copies find pips with a black-hat half the largest die believed (`MAX_DIE_SHARE`): a fifth of the
@@ -916,7 +917,7 @@ class DiceReader:
         measured_on = copy
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
             copy *= 2
-            finer = self._estimate_die(gray, threshold, short_side, copy)
+            finer = self._estimate_die(gray, threshold, short_side, copy, bodies=bodies)
             if _outweighs(finer, estimate, bodies):
                 estimate, measured_on = finer, copy
         if estimate.die is None or copy == ESTIMATE_SHORT_SIDE:
@@ -942,12 +943,30 @@ class DiceReader:
         return die * _copy_shrink(copy, gray) * self.params["pip_size"] >= RESOLVED_PIP_PX
 
     def _estimate_die(
-        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, kernel: float | None = None
+        self,
+        gray: np.ndarray,
+        threshold: float,
+        short_side: int,
+        copy: int,
+        kernel: float | None = None,
+        bodies: Bodies | None = None,
     ) -> _Estimate:
         """The die size measured on a copy of `gray` `copy` pixels short (or `gray` itself, when smaller):
         the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
         when none has one. The black-hat that finds them is `kernel` copy pixels wide, by default
-        `_unsized_kernel`'s, as nothing yet tells the dice's size."""
+        `_unsized_kernel`'s, as nothing yet tells the dice's size.
+
+        Lone pips alike in size count as a hand of ones (`_Estimate.ones`) only where they lie on a die body,
+        when `bodies` are given and witnessed (`_witnessed`). They are given for a finer copy, whose ones
+        would replace a coarser copy's size (`_outweighs`): a pale board's dust specks are lone blobs of one
+        size too. nell-byler 112554, 112556 and 112637 enlarged 2.5x, one die each: the 1280 px copy measured
+        dice of 44 to 52 px from three to six specks, where the coarser copies had taken the dark die and a
+        tray's two screw holes for three lone pips, and the die, about 70 px, read nothing or a two at that
+        size. Not for the first copy, whose ones keep its size against a finer copy's pair of specks: bodies
+        of a pip's size may lie beside a hand of ones, not under its pips (matteop65 dice_49 as a Pi still:
+        counted only on bodies, the 320 px copy's six lone pips became one, a 1280 px copy's pair of specks
+        outweighed it, and five ones were read as [2]). Without witnessed bodies every such pip counts: white
+        dice on pale wood stand out as no body."""
         shrink = _copy_shrink(copy, gray)
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
@@ -974,7 +993,10 @@ class DiceReader:
         die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
         if paired.any() or not self._pips_resolved(die, copy, gray):
             return _Estimate(die, int(paired.sum()), 0)
-        return _Estimate(die, 0, int(_alike(pips.diameter, pip).sum()))
+        ones = _alike(pips.diameter, pip)
+        if _witnessed(bodies):
+            ones &= _on_bodies(np.stack([pips.x, pips.y], axis=1) / shrink, bodies)
+        return _Estimate(die, 0, int(ones.sum()))
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
@@ -1211,8 +1233,14 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 
     least `smallest` image pixels wide."""
     if bodies is None:
         return False
-    gaps = np.hypot(*(bodies.centers - np.array(face.center) / scale).T)
-    return bool(((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (bodies.sizes >= smallest)).any())
+    return bool(_on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
+
+
+def _on_bodies(points: np.ndarray, bodies: Bodies, smallest: float = 0.0) -> np.ndarray:
+    """Whether each of `points` (n x 2, image pixels) lies within `BODY_CENTRE_SHARE` of a side of the
+    centre of one of `bodies` at least `smallest` image pixels wide."""
+    gaps = np.hypot(*(bodies.centers[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
+    return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (bodies.sizes >= smallest)).any(axis=1)
 
 
 def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float) -> bool:

@@ -160,6 +160,45 @@ def test_a_finer_copy_s_die_size_replaces_a_coarser_one_only_on_more_evidence(
     assert reader_module._outweighs(estimates[1], estimates[0], witnesses) is replaced
 
 
+SPECKS = [(320, 850), (600, 300), (1180, 1200), (900, 1300), (190, 940), (380, 1150), (1350, 450)]
+
+
+def dark_die_on_a_dusty_board():
+    """nell-byler 112554 enlarged 2.5x, drawn: a dark gold die showing 4, 70 px wide, on a pale board with
+    a tray's two screw holes and dust specks 7 px wide, each far from the others."""
+    gold, board = (36, 63, 95), (184, 189, 192)
+    frame, _ = draw_dice([4], (1600, 1600), 70, gold, 5, board, angle=20, centres=[(1070, 815)])
+    for x in (135, 1455):
+        cv2.circle(frame, (x, 1480), 32, (101, 101, 101), -1, cv2.LINE_AA)
+    for speck in SPECKS:
+        cv2.circle(frame, speck, 3, (120, 122, 125), -1, cv2.LINE_AA)
+    return frame
+
+
+def test_a_dusty_board_s_specks_do_not_measure_the_dice():
+    """On the 1280 px copy, seven lone dust specks alike in size, with no pair among them, pass for a hand
+    of ones: they measured dice of 49 px, and outweighed the 320 px copy, which saw the die's pips but too
+    small to count as ones. The specks lie on no die body (the die and the two screw holes are the bodies),
+    so they are no ones, and the die is measured by its large pips, as wider than its 70 px."""
+    reading = DiceReader().read(dark_die_on_a_dusty_board())
+    assert reading.values == [4]
+    assert reading.extras["die_px"] > 70
+
+
+@pytest.mark.parametrize(
+    ("bodies_at", "ones"), [(None, 7), ([(1070, 815), (135, 1480), (1455, 1480)], 0), (SPECKS[:3], 3)]
+)
+def test_lone_pips_count_as_ones_only_on_die_bodies_where_bodies_are_witnessed(bodies_at, ones):
+    """`_estimate_die` on the 1280 px copy: without bodies every lone pip alike in size counts (white dice
+    on pale wood stand out as no body); with bodies, only the pips that lie on one."""
+    gray = cv2.cvtColor(dark_die_on_a_dusty_board(), cv2.COLOR_BGR2GRAY)
+    bodies = None
+    if bodies_at is not None:
+        bodies = Bodies(np.array(bodies_at, float), 62.0, np.full(len(bodies_at), 62.0))
+    estimate = DiceReader()._estimate_die(gray, 13.0, 1600, 1280, bodies=bodies)
+    assert (estimate.pairs, estimate.ones) == (0, ones)
+
+
 def test_dice_bodies_are_looked_for_again_where_the_die_size_says_they_are_a_few_pixels(monkeypatch):
     """Dice 56 px wide in a 3280x2464 still are 3.6 px wide in the 160 px copy the bodies are first found
     on: once the pips tell their size, the bodies are found again on a copy where a die is `BODY_DIE_PX`
@@ -217,7 +256,7 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     the 640 px copy that found the size measures it again with a black-hat a few dice wide.)"""
     asked = []
 
-    def estimate(self, gray, threshold, short_side, copy, kernel=None):
+    def estimate(self, gray, threshold, short_side, copy, kernel=None, bodies=None):
         asked.append(copy)
         return reader_module._Estimate(coarse, 6, 0) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
 
@@ -237,7 +276,7 @@ def test_only_bodies_alike_in_size_confirm_the_coarse_copys_die_size(monkeypatch
     the finer copies are asked and their pips tell the dice. Two bodies of one size still confirm it."""
     asked = []
 
-    def estimate(self, gray, threshold, short_side, copy, kernel=None):
+    def estimate(self, gray, threshold, short_side, copy, kernel=None, bodies=None):
         asked.append(copy)
         return reader_module._Estimate(106.5, 0, 2) if copy == 320 else reader_module._Estimate(50.0, 40, 0)
 
@@ -265,7 +304,7 @@ def test_a_size_a_finer_copy_found_is_measured_again_with_a_black_hat_a_few_dice
     wide, 54.4 (57.3 in the photo as taken), and its side face below a three was dropped as one."""
     asked = []
 
-    def estimate(self, gray, threshold, short_side, copy, kernel=None):
+    def estimate(self, gray, threshold, short_side, copy, kernel=None, bodies=None):
         asked.append((copy, kernel))
         if kernel is not None:
             return reader_module._Estimate(*again)
