@@ -1170,7 +1170,8 @@ class _Estimate(NamedTuple):
     die: float | None  # in frame pixels; None when the copy shows no pips
     pairs: int  # how many of its pips have a like-sized neighbour
     # When none has one and the copy resolves them (`RESOLVED_PIP_PX`), how many are alike in size to
-    # their median: they may be the pips of a hand of ones, which measure its dice too.
+    # their median (and lie on a die body, where witnessed bodies were given): they may be the pips of a hand
+    # of ones, which measure its dice too.
     ones: int
 
 
