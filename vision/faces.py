@@ -215,7 +215,11 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     the top face's pips are round. So of a flatter face and a face of squashed pips darker than it, or lit
     alike and straight below it, that face is the side face, unless the flatter one is the side face of yet
     another face. It needs two pips or more: one pip's roundness is one blob's (the pip of a side face read
-    alone).
+    alone). So does a layout of four pips or more clearly more squashed than the other face's
+    (`_layout_squash`): pips a few pixels wide measure round or flat by a pixel, a layout by its span
+    (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder than
+    the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is
+    squashed too (five_13 turned upside down: 0.78), so a layout is only weighed against another.
     """
     if len(faces) < 2:
         return faces
@@ -233,16 +237,26 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     level = np.array([median(pips.face[list(face.members)]) for face in faces])
     shaded = level[:, None] > SHADE_RATIO * level[None, :]  # [i, j]: face j in shade beside face i
     lit_alike = ~shaded & ~shaded.T
+    layout = np.array([_layout_squash(face, pips) for face in faces])
     seen_low = (
         (shaded | (lit_alike & (dy > BELOW_STEEPNESS * np.abs(dx))))
         & (value[:, None] > 0)
         & (value[None, :] >= 2)
-        & (roundness[None, :] < SLANT_ROUNDNESS)
+        & ((roundness[None, :] < SLANT_ROUNDNESS) | _flatter(layout).T)
     )
     side_elsewhere = (side_of & ~seen_low).any(axis=1)
     turned = side_of & seen_low & ~side_elsewhere[:, None]
     beaten = ((side_of & ~seen_low) | turned.T).any(axis=1)
     return [face for face, side in zip(faces, beaten, strict=True) if not side]
+
+
+def _layout_squash(face: Face, pips: Pips) -> float:
+    """How far a face of four pips or more is squashed, as a share of its layout's own squash (NaN for fewer:
+    a line of pips has no width to squash)."""
+    if face.value is None or face.value < 4:
+        return float("nan")
+    members = list(face.members)
+    return _squash(np.stack([pips.x[members], pips.y[members]], axis=1)) / _LAYOUT_SQUASH[face.value]
 
 
 def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> np.ndarray:
@@ -481,6 +495,10 @@ def _squash(points: np.ndarray) -> float:
     """How far the pips' layout is squashed: its narrowest spread over its widest (1 for a square)."""
     spread = np.linalg.eigvalsh(np.cov(points.T))
     return float(np.sqrt(max(spread[0], 0.0) / spread[1]))
+
+
+# Each layout of four pips or more squashed as seen from straight above (1.0 but for a six's rectangle, 0.82).
+_LAYOUT_SQUASH = {value: _squash(np.array(points, float)) for value, points in _LAYOUTS.items() if value >= 4}
 
 
 def _asymmetry(points: np.ndarray) -> float:

@@ -30,12 +30,13 @@ How it reads, in order:
    (`vision.faces`: distances, point symmetry, a four squashed no more than its pips, and a two's pips alike
    (one smaller and flatter is a side face's pip beside a 1), as a six's are (an end row flatter than the rest
    is the side face below a four); of two faces on one die, the side face is the one with flatter or smaller
-   pips, or of a flatter face and a squashed one in shade beside it (or lit alike straight below it), the
-   latter, as a die seen from below 45 degrees shows, however the camera is turned). A face read low is
-   looked at where its missing pips would be (`vision.complete`: a two may be half of a four). Groups that
-   look like dice but fit no layout, and dice cut by the frame edge (a four, five or six by its own size,
-   other faces by the frame's die size, as its faces of three pips or more measure it), are reported as
-   unreadable regions so the game can ask instead of guessing.
+   pips, or of a flatter face and a squashed one (its pips, or a layout of four pips or more, squashed more
+   than the other's) in shade beside it (or lit alike straight below it), the latter, as a die seen from below
+   45 degrees shows, however the camera is turned). A face read low is looked at where its missing pips would
+   be (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and dice
+   cut by the frame edge (a four, five or six by its own size, other faces by the frame's die size, as its
+   faces of three pips or more measure it), are reported as unreadable regions so the game can ask instead
+   of guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. But a two one colour channel alone reads does not outvote a one that

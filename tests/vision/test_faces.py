@@ -298,6 +298,26 @@ def test_of_a_flatter_face_and_a_squashed_one_in_shade_beside_it_the_shaded_one_
     assert read(pips) == values
 
 
+@pytest.mark.parametrize(("squash", "values"), [(0.5, [4]), (1.0, [5])], ids=["squashed", "square"])
+def test_a_five_in_shade_below_a_flatter_four_is_its_side_face_when_its_layout_is_squashed(squash, values):
+    """matteop65 four_48 as a Pi still: a four on top, and below it in shade the five of the side face turned
+    to the camera, its pips fainter and rounder than the four's but its layout half as high as wide. Laid out
+    square, the five is a top face and the flatter four beside it the side face, as before."""
+    step = 0.27 * 40.0
+    four = [(60 - step, 40 - step), (60 + step, 40 - step), (60 - step, 40 + step), (60 + step, 40 + step)]
+    five = [
+        (60 + dx * step, 78 + dy * step * squash) for dx, dy in [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]
+    ]
+    pips = pips_at(
+        four + five,
+        diameter=8.0,
+        roundness=[0.7] * 4 + [0.85] * 5,
+        contrast=[110.0] * 4 + [50.0] * 5,
+        face=[220.0] * 4 + [190.0] * 5,
+    )
+    assert read(pips) == values
+
+
 def test_a_side_face_of_one_die_does_not_drop_the_next_die_s_face_below_it():
     """A four on top, the flat three of its side face below it, and below that a two of the next die seen at
     the same slant. The three is the four's side face, so it is not a top face the two could be a side of."""
