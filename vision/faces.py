@@ -215,10 +215,10 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     the top face's pips are round. So of a flatter face and a face of squashed pips darker than it, or lit
     alike and straight below it, that face is the side face, unless the flatter one is the side face of yet
     another face. It needs two pips or more: one pip's roundness is one blob's (the pip of a side face read
-    alone). So does a layout of four pips or more clearly more squashed than the other face's
-    (`_layout_squash`): pips a few pixels wide measure round or flat by a pixel, a layout by its span
-    (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder than
-    the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is
+    alone). A layout of four pips or more clearly more squashed than the other face's (`_layout_squash`)
+    counts as squashed pips do: pips a few pixels wide measure round or flat by a pixel, a layout by its
+    span (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder
+    than the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is
     squashed too (five_13 turned upside down: 0.78), so a layout is only weighed against another.
     """
     if len(faces) < 2:
@@ -237,12 +237,12 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     level = np.array([median(pips.face[list(face.members)]) for face in faces])
     shaded = level[:, None] > SHADE_RATIO * level[None, :]  # [i, j]: face j in shade beside face i
     lit_alike = ~shaded & ~shaded.T
-    layout = np.array([_layout_squash(face, pips) for face in faces])
+    layout = np.array([_layout_squash(face, pips) for face in faces])  # NaN (never flatter) under four pips
     seen_low = (
         (shaded | (lit_alike & (dy > BELOW_STEEPNESS * np.abs(dx))))
         & (value[:, None] > 0)
         & (value[None, :] >= 2)
-        & ((roundness[None, :] < SLANT_ROUNDNESS) | _flatter(layout).T)
+        & ((roundness[None, :] < SLANT_ROUNDNESS) | _flatter(layout).T)  # .T: [i, j] j's layout flatter
     )
     side_elsewhere = (side_of & ~seen_low).any(axis=1)
     turned = side_of & seen_low & ~side_elsewhere[:, None]
