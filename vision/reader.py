@@ -117,7 +117,7 @@ from vision.body import (
 )
 from vision.complete import complete_faces
 from vision.consensus import agree
-from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
+from vision.faces import FACE_SHADE_SHARE, Face, distances, group_faces, measured_die, vote
 from vision.frames import MIN_SIDE, as_bgr, despeckled, exposed, frame_size, levels_at, resize
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
@@ -1241,7 +1241,7 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 
 def _on_bodies(points: np.ndarray, bodies: Bodies, smallest: float = 0.0) -> np.ndarray:
     """Whether each of `points` (n x 2, image pixels) lies within `BODY_CENTRE_SHARE` of a side of the
     centre of one of `bodies` at least `smallest` image pixels wide."""
-    gaps = np.hypot(*(bodies.centers[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
+    gaps = distances(points, bodies.centers)
     return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (bodies.sizes >= smallest)).any(axis=1)
 
 
