@@ -14,8 +14,10 @@ are flatter than the rest (`vision.faces.flat_end_row`): a four seen at a slant 
 face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
 two corners, where blur along the columns darkens a four's face too, so they must also have been found as
 pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
-on a translucent die stretches it, and a smear or the glint itself darkens a two's centre). A place on a pip
-of another face read shows that die's pip, not this face's: dice lying close together lend none.
+on a translucent die stretches it, and a smear or the glint itself darkens a two's centre), or at least as
+a blob stretched along the same line as the two's (`_smeared_alike`): a die moving as the photo is taken
+smears each pip into a bar, the middle one too stretched to pass for a pip. A place on a pip of another face
+read shows that die's pip, not this face's: dice lying close together lend none.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from statistics import median
 
+import cv2
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row
+from vision.faces import DIAGONAL_SHARE, SLANT_ROUNDNESS, Face, distances, fits_layout, flat_end_row
 from vision.pips import Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
@@ -36,6 +39,7 @@ MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this
 # A face with a pip found by looking is less sure than one whose pips all stood out.
 COMPLETED_CONFIDENCE = 0.5
 RAISABLE = (2, 3, 4)  # the values a face read low shows: a five or six may have been read as one of them
+BLUR_ANGLE = 20.0  # motion blur smears a die's pips into bars that lie within this many degrees of each other
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)  # made once: every look at a place walks this ring
 
@@ -152,7 +156,7 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
 
     A six's middle pips lie between two corner pips, where blur along the columns darkens the face of a
     four too, and a three's middle pip lies between a two's: there the look must be backed by a pip found
-    (`pips`), even one too stretched to be linked.
+    (`pips`), even one too stretched to be linked; a three's, by a blob of its own too (`_smeared_alike`).
     """
     if face.value not in RAISABLE:
         return face
@@ -165,7 +169,11 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     corners = [center + half_diagonal, center + turned, center - half_diagonal, center - turned]
     if face.value in (2, 3) and look.pip(corners[1]) and look.pip(corners[3]):
         return replace(face, value=5 if face.value == 3 or look.pip(center) else 4)
-    if face.value == 2 and look.pip(center) and _found(center, pips, look.diameter):
+    if (
+        face.value == 2
+        and look.pip(center)
+        and (_found(center, pips, look.diameter) or _smeared_alike(center, pips, face.members))
+    ):
         return replace(face, value=3)
     if face.value == 3:
         # A straight three may be one column of a six: the other column lies a column's length aside.
@@ -234,3 +242,44 @@ def _found(place: np.ndarray, pips: Pips, diameter: float) -> bool:
     """Whether a pip candidate (`diameter` wide, as the face's) was found at `place`."""
     gaps = np.hypot(pips.x - place[0], pips.y - place[1])
     return bool(gaps.size) and float(gaps.min()) <= MIRROR_SHARE * diameter
+
+
+def _smeared_alike(place: np.ndarray, pips: Pips, members: tuple[int, ...]) -> bool:
+    """Whether a pip smeared like the two pips `members` lies at `place` (inside the image).
+
+    A die moving as the photo is taken smears each of its pips into a bar along the same path. The end
+    pips' bars are cut again nearer their peaks (`vision.pips` cores) and found, while the middle one may
+    be too stretched to be a pip candidate; it is still cut as a blob of its own (`Pips.labels`) of their
+    polarity. It and the blobs the two pips were cut from are then stretched (less round than
+    `SLANT_ROUNDNESS`, below which a blob's long axis means something) along one line (within
+    `BLUR_ANGLE`). A blank face between two pips is cut nowhere, and a marbled face's swirl there lies any
+    way (a green die's blue swirl between its yellow pips lay 45 degrees across their blobs).
+    """
+    x, y = int(round(place[0])), int(round(place[1]))
+    label = int(pips.labels[y, x])
+    own = [(int(pips.label[m]), int(pips.parent[m])) for m in members]
+    if label == 0 or (label > 0) != bool(pips.dark[members[0]]) or any(label in pair for pair in own):
+        return False
+    reach = int(np.ceil(2.0 * max(float(np.hypot(pips.x[m] - x, pips.y[m] - y)) for m in members)))
+    top, left = max(0, y - reach), max(0, x - reach)
+    window = pips.labels[top : y + reach + 1, left : x + reach + 1]
+    shapes = [_shape(window == label)] + [_shape(np.isin(window, pair)) for pair in own]
+    if any(shape is None or shape[0] >= SLANT_ROUNDNESS for shape in shapes):
+        return False
+    angles = np.array([shape[1] for shape in shapes])
+    turn = np.abs((angles[:, None] - angles[None, :] + 90.0) % 180.0 - 90.0)
+    return bool(turn.max() <= BLUR_ANGLE)
+
+
+def _shape(mask: np.ndarray) -> tuple[float, float] | None:
+    """Minor over major axis and the major axis' direction (degrees, 0..180) of the pixels of `mask`, by
+    their second moments; None for fewer than three pixels or a line, whose shape says nothing."""
+    moments = cv2.moments(mask.astype(np.uint8), binaryImage=True)
+    if moments["m00"] < 3:
+        return None
+    spread, skew = (moments["mu20"] - moments["mu02"]) / 2, moments["mu11"]
+    half_trace, root = (moments["mu20"] + moments["mu02"]) / 2, float(np.hypot(spread, skew))
+    if half_trace - root <= 0:
+        return None
+    direction = float(np.degrees(0.5 * np.arctan2(skew, spread)) % 180.0)
+    return float(np.sqrt((half_trace - root) / (half_trace + root))), direction
