@@ -18,7 +18,7 @@ With `--enlarged`, each set is also read with every photo enlarged 2.5 times (bi
 a big photo to its working die size by another path than it enlarges a small one, so this row shows how
 much of the accuracy holds for a camera with more pixels on the dice (a Raspberry Pi camera's 8 MP stills).
 Bicubic interpolation also overshoots a little at edges, as a camera's own sharpening does: the row counts
-both (nell-byler's hands 80.0% -> 69.5%; enlarged bilinearly, without the overshoot, 73.5%).
+both (nell-byler's hands 80.0% -> 68.5%; enlarged bilinearly, without the overshoot, 73.0%).
 
 With `--distant`, each set is also read with every photo set in the middle of a frame three times as wide
 and high, the rest the colour of the photo's own border (blended into it over a band, so no edge stands
@@ -36,7 +36,7 @@ green die's pip, a smoky die's red pips; matteop65's unchanged).
 With `--still`, each set is also read with every photo enlarged (bicubic) to `STILL_WIDTH` pixels wide, a
 Raspberry Pi camera v2's full still: matteop65's 640x480 photos become 3280x2460, five times as large. There
 a white die's dark pips are blobs as large as the dice of a coarser frame, and the checks that rest on dice
-bodies see them as bodies (matteop65: 97.7% of hands as taken, 96.5% so). It is the slowest row: nell-byler's
+bodies see them as bodies (matteop65: 97.7% of hands as taken, 97.0% so). It is the slowest row: nell-byler's
 640x640 photos become 3280x3280.
 
 With any of them, each set gets one more row: the share of its photos read exactly in every variant, as taken
