@@ -181,19 +181,23 @@ def _merge_overlaps(faces: list[Face], pips: Pips, die_px: float, params: dict[s
     """Two dice cannot overlap: faces closer than `OVERLAP` die sides are one die read in pieces.
 
     The columns of a six each look like a three, and a face with a stray pip beside it can be cut into a
-    face and a one. The pieces' pips are judged together; if they form no face, the piece with more pips
-    (the stronger evidence) stays and the other goes.
+    face and a one. The pieces' pips are judged together, a piece with each face it overlaps in turn (the
+    higher value first): the spanning tree can cut each pip of a two off on its own beside the six of its
+    side face, and the nearer one overlaps both that six and the other pip (matteop65 two_35 3x as far).
+    If it forms a face with none, the pieces with more pips (the stronger evidence) stay and it goes.
     """
     readable = sorted((face for face in faces if face.value is not None), key=lambda face: -face.value)
     kept: list[Face] = []
     for face in readable:
-        clash = next((other for other in kept if _gap(face.center, other.center) < OVERLAP * die_px), None)
-        if clash is None:
+        clashes = [other for other in kept if _gap(face.center, other.center) < OVERLAP * die_px]
+        if not clashes:
             kept.append(face)
             continue
-        union = _as_face(np.array(sorted(set(face.members) | set(clash.members))), pips, die_px, params)
-        if union is not None:
-            kept[kept.index(clash)] = union
+        for clash in clashes:
+            union = _as_face(np.array(sorted(set(face.members) | set(clash.members))), pips, die_px, params)
+            if union is not None:
+                kept[kept.index(clash)] = union
+                break
     return kept + [face for face in faces if face.value is None]
 
 

@@ -377,3 +377,15 @@ def test_a_one_and_the_smaller_flatter_pip_of_its_side_face_are_not_a_two():
     assert read(pips_at(diagonal, [8.0, 5.4], [0.9, 0.75])) == [1]
     assert read(pips_at(diagonal, [8.0, 5.4], [0.9, 0.9])) == [2]
     assert read(pips_at(diagonal, [8.0, 8.0], [0.9, 0.75])) == [2]
+
+
+def test_a_two_cut_apart_beside_its_side_face_s_six_is_joined_again():
+    """A two on top of a die whose side face below shows a six (matteop65 two_35 3x as far): all eight pips
+    link into one group, and the spanning tree cuts each of the two's pips off on its own. The nearer one
+    overlaps the six first, with which it is no face, and then the other pip, with which it is the two."""
+    two = [(69, 35), (38, 46)]
+    six = [(30, 71), (45, 74), (59, 77), (34, 90), (49, 93), (63, 96)]
+    pips = pips_at(two + six, 8.0, [0.66, 0.62] + [0.6] * 6)
+    gray = np.full(pips.labels.shape, 220, np.uint8)
+    faces = group_faces(pips, gray, 60.0, DEFAULT_PARAMS)
+    assert sorted((face.value, face.members) for face in faces) == [(2, (0, 1)), (6, (2, 3, 4, 5, 6, 7))]
