@@ -273,13 +273,11 @@ def _smeared_alike(place: np.ndarray, pips: Pips, members: tuple[int, ...]) -> b
 
 def _shape(mask: np.ndarray) -> tuple[float, float] | None:
     """Minor over major axis and the major axis' direction (degrees, 0..180) of the pixels of `mask`, by
-    their second moments; None for fewer than three pixels, or all of them in one place."""
+    their second moments; None for fewer than three pixels (three distinct pixels always have a spread)."""
     moments = cv2.moments(mask.astype(np.uint8), binaryImage=True)
     if moments["m00"] < 3:
         return None
     spread, skew = (moments["mu20"] - moments["mu02"]) / 2, moments["mu11"]
     half_trace, root = (moments["mu20"] + moments["mu02"]) / 2, float(np.hypot(spread, skew))
-    if half_trace + root <= 0:
-        return None
     direction = float(np.degrees(0.5 * np.arctan2(skew, spread)) % 180.0)
     return float(np.sqrt(max(half_trace - root, 0.0) / (half_trace + root))), direction
