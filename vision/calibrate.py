@@ -173,9 +173,10 @@ def _working_die_size(images: list[np.ndarray], readings: list[Reading], faces: 
     read reports its face's side, which is less for dice with large pips: plain white dice's pips are about
     a fifth of the side, not a seventh, and they measure 1.4 times their face by their pips. A profile that
     held the face's side read them at a scale they are never read at uncalibrated. The faces' share of this
-    size is kept too (`face_share`), where the reader links pips into faces. Measured with each photo
-    calibrated on itself, hands read exactly: matteop65 92.9% -> 96.7% (97.7% uncalibrated), nell-byler
-    60.5% -> 64.5% (71.5%).
+    size is kept too (`face_share`), where the reader links pips into faces. Each photo calibrated on itself
+    and read with that profile, hands read exactly: matteop65 96.7% (97.7% uncalibrated), nell-byler 68.0%
+    (80.0%). A calibrated reader reads at one working size; read at the three uncalibrated ones, nell-byler
+    reads 74.0%: half the gap is where pips fall on the pixel grid, which frames of still dice do not change.
     """
     measured = [
         reading.extras["die_px"] / min(image.shape[:2])
