@@ -28,8 +28,8 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, SLANT_ROUNDNESS, Face, distances, fits_layout, flat_end_row
-from vision.pips import Pips
+from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row
+from vision.pips import BLUR_ANGLE, SLANT_ROUNDNESS, Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
 SPOT_SHARE = 0.2  # the centre is looked at within this share of a pip diameter
@@ -39,7 +39,6 @@ MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this
 # A face with a pip found by looking is less sure than one whose pips all stood out.
 COMPLETED_CONFIDENCE = 0.5
 RAISABLE = (2, 3, 4)  # the values a face read low shows: a five or six may have been read as one of them
-BLUR_ANGLE = 20.0  # motion blur smears a die's pips into bars that lie within this many degrees of each other
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RING_SAMPLES, endpoint=False)
 _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)  # made once: every look at a place walks this ring
 

@@ -18,7 +18,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.pips import Pips
+from vision.pips import SLANT_ROUNDNESS, Pips
 
 # Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
 # maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
@@ -35,9 +35,6 @@ _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
 # about every pixel and a half (in a link as long as its die is wide).
 _SEAM_SAMPLES_ALONG = np.linspace(0.2, 0.8, 25)
 SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller is its side face, seen aslant
-# Pips of a top face seen from straight above measure 0.86 to 0.97 (minor / major axis) in nine photos of
-# ten; at 45 degrees 0.7. Below this, the camera looks at the face at a slant.
-SLANT_ROUNDNESS = 0.8
 # A die's side face turned to an upright camera lies straight below its top face: within about 27 degrees
 # of the frame's vertical (its distance down at least twice its distance across).
 BELOW_STEEPNESS = 2.0
@@ -355,6 +352,9 @@ def _judge(
     members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float], lone_cores: bool = False
 ) -> list[Face]:
     """Read a group as one face, or split it at its longest tree edge and judge the parts."""
+    if _squashed_like_its_smears(members, pips, die_px, params):
+        unsmeared = members[pips.roundness[members] >= params["pip_roundness"]]
+        return _judge(unsmeared, pips, die_px, params, lone_cores) if unsmeared.size else []
     face = _as_face(members, pips, die_px, params, lone_cores)
     if face is not None:
         return [face]
@@ -365,6 +365,23 @@ def _judge(
     if any(part.value is not None for part in parts):
         return parts
     return [_unreadable(members, pips, die_px)]
+
+
+def _squashed_like_its_smears(
+    members: np.ndarray, pips: Pips, die_px: float, params: dict[str, float]
+) -> bool:
+    """Whether a layout of four pips or more, some of them smears (flatter than `pip_roundness`: see
+    `vision.pips.SMEAR_ROUNDNESS`), is squashed as much as its pips, within `SQUASH_SLACK`: a side face seen
+    low, not a moving die, whose blur stretches its pips but not the places they lie at (matteop65 dice_20:
+    a five below a one, its pips 0.50 to 0.55 round and its layout 0.53). Such a group is judged without its
+    smears."""
+    roundness = pips.roundness[members]
+    if not 4 <= members.size <= 6 or not (roundness < params["pip_roundness"]).any():
+        return False
+    points = np.stack([pips.x[members], pips.y[members]], axis=1)
+    if _layout_misfit(points, die_px, params) is None:
+        return False
+    return _squash(points) / _LAYOUT_SQUASH[members.size] < float(median(roundness)) + SQUASH_SLACK
 
 
 def _as_face(
@@ -379,6 +396,7 @@ def _as_face(
             pips.spread[lone] > params["face_spread"]
             or pips.fill[lone] < LONE_PIP_FILL
             or (pips.core[lone] and not lone_cores)
+            or pips.roundness[lone] < params["pip_roundness"]  # a smear (`vision.pips.SMEAR_ROUNDNESS`)
         ):
             return None
         center = (float(pips.x[lone]), float(pips.y[lone]))

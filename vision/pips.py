@@ -10,9 +10,10 @@ regions of blobs that are no pips at either cut are taken as well (`_add_stable`
 or pips blurred into a bar. Each blob is then measured in one vectorised pass (area, centre, second moments,
 mean response) and checked against a ring of pixels around it, which must look like a die face: homogeneous
 and clearly on the other side of the pip's brightness (for a core, what is left of the blob it was cut from
-may be that face: a dark marbled die's face and pips cut as one blob). The kernel also keeps the narrow gap
-between two dice lying close: the blobs longer than most of a die's side are listed as seams (`Pips.seams`),
-which no two pips of one face lie across (`vision.faces`).
+may be that face: a dark marbled die's face and pips cut as one blob). When asked, a bar a moving die smeared
+a pip into is kept too, where another lies beside it along the same line (`_smeared`). The kernel also keeps
+the narrow gap between two dice lying close: the blobs longer than most of a die's side are listed as seams
+(`Pips.seams`), which no two pips of one face lie across (`vision.faces`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,26 @@ _COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
 STABLE_DELTA_SHARE = 0.15
 STABLE_VARIATION = 0.5
 STABLE_APART = 0.6
+# Pips of a top face seen from straight above measure 0.86 to 0.97 (minor / major axis) in nine photos of
+# ten; at 45 degrees 0.7. Below this, the camera looks at the face at a slant, or a blob's long axis is a
+# smear's path.
+SLANT_ROUNDNESS = 0.8
+# A die moving as the photo is taken smears each of its pips into a bar along the same path: as wide as a
+# pip, longer, and too flat for the pip roundness. A side face seen at a slant also has flat pips lying one
+# way, but they are narrower than the frame's pips, not as wide (foreshortening takes from their width,
+# blur adds to their length), and two pips of one face cut as one blob pinch at their waist, where a smear
+# is a solid bar. When asked (`smear_pip`), a blob that is such a bar, beside another bar of its polarity
+# and size along the same line, is a pip: at least SMEAR_ROUNDNESS round, SMEAR_FILL of its moment ellipse
+# filled, SMEAR_WIDTH of the frame's pip wide across its long axis, with a like bar within SMEAR_REACH pip
+# diameters (a face's pips lie within 0.88 of its side, about six pips) whose long axis lies within
+# BLUR_ANGLE of its own, and at most SMEAR_SIZES times larger or smaller. matteop65 two_47: both pips of the
+# die a hand moved read 0.49 to 0.56 round, 0.97 to 0.99 filled, and 0.87 to 0.95 of the frame's pip wide.
+SMEAR_ROUNDNESS = 0.35
+SMEAR_FILL = 0.95
+SMEAR_WIDTH = 0.75
+SMEAR_REACH = 6.0
+SMEAR_SIZES = 1.5
+BLUR_ANGLE = 20.0  # motion blur smears a die's pips into bars that lie within this many degrees of each other
 
 
 @dataclass(frozen=True)
@@ -100,11 +121,11 @@ class _Blobs(NamedTuple):
     level: np.ndarray  # mean gray of the blob's own pixels
     fill: np.ndarray
     parent: np.ndarray
+    angle: np.ndarray  # direction of the long axis, degrees 0..180
 
 
-_NO_BLOBS = _Blobs(
-    *(np.zeros(0, kind) for kind in (float, float, float, float, bool, np.int32, float, float, np.int32))
-)
+_KINDS = (float, float, float, float, bool, np.int32, float, float, np.int32, float)  # of `_Blobs`' columns
+_NO_BLOBS = _Blobs(*(np.zeros(0, kind) for kind in _KINDS))
 
 
 def find_pips(
@@ -118,6 +139,7 @@ def find_pips(
     cores: bool = True,
     glare: bool = False,
     stable: bool = False,
+    smear_pip: float | None = None,
 ) -> Pips:
     """Every blob of pip size, shape and contrast in `gray` (uint8), of the polarities allowed.
 
@@ -126,13 +148,14 @@ def find_pips(
     the second cut (enough to measure pip sizes, and half the work). `glare=True` lets a lone pip's face
     be judged without the blobs of its polarity beside it too (`_check_rings`): for a die body's lightness.
     `stable=True` adds the pips only maximally stable regions find (`_add_stable`): for a die body's crop.
+    `smear_pip`, the diameter of the frame's pips, also keeps the pips a moving die smeared (`_smeared`).
     """
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     # The peak is the strongest response within a square a third of the kernel wide: a square (unlike a
     # disc) is a separable filter, so this costs the same for the small dice of a tray and big close-ups.
     peak_element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel // 3 | 1, kernel // 3 | 1))
     labels = np.zeros(gray.shape, np.int32)
-    found, seams = [], []
+    found, seams = [], []  # found: the pip blobs of each cut
     for dark in (True, False):
         if polarity == ("light" if dark else "dark"):
             continue
@@ -148,15 +171,16 @@ def find_pips(
         if first is None:
             continue
         blobs = first[0]
-        found.append(blobs)
-        shaped = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
+        shaped = _solid(blobs, min_roundness, min_fill)
+        if smear_pip is not None:
+            shaped |= _smeared(blobs, smear_pip, min_fill)
+        found.append(_Blobs(*(column[shaped] for column in blobs)))
         if cores:
-            found.append(
-                _cores(first, shaped, response, below_peak, labels, seams, sign, gray, diameter_range, dark)
+            core = _cores(
+                first, shaped, response, below_peak, labels, seams, sign, gray, diameter_range, dark
             )
-    blobs = _Blobs(*(np.concatenate(column) for column in zip(*found, strict=True))) if found else _NO_BLOBS
-    solid = (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
-    kept = _Blobs(*(column[solid] for column in blobs))
+            found.append(_Blobs(*(column[_solid(core, min_roundness, min_fill)] for column in core)))
+    kept = _Blobs(*(np.concatenate(column) for column in zip(*found, strict=True))) if found else _NO_BLOBS
     seam_labels = np.concatenate(seams).astype(np.int32) if seams else np.zeros(0, np.int32)
     pips = _check_rings(_unmeasured(kept, labels, seam_labels), gray, kept.level, threshold, glare)
     if not stable:
@@ -164,10 +188,31 @@ def find_pips(
     return _add_stable(pips, gray, diameter_range, threshold, min_roundness, min_fill, glare)
 
 
+def _solid(blobs: _Blobs, min_roundness: float, min_fill: float) -> np.ndarray:
+    """Which `blobs` are pip-shaped: round enough and solid (a glyph's strokes fill less of their ellipse)."""
+    return (blobs.roundness >= min_roundness) & (blobs.fill >= min_fill)
+
+
+def _smeared(blobs: _Blobs, pip: float, min_fill: float) -> np.ndarray:
+    """Which `blobs` are pips a moving die smeared into bars (see `SMEAR_ROUNDNESS`): `pip` is the diameter
+    of the frame's pips."""
+    width = blobs.diameter * np.sqrt(blobs.roundness)  # the minor axis of an ellipse of the blob's area
+    bar = (blobs.roundness >= SMEAR_ROUNDNESS) & (blobs.fill >= SMEAR_FILL) & (width >= SMEAR_WIDTH * pip)
+    if not bar.any():
+        return bar
+    stretched = (blobs.roundness < SLANT_ROUNDNESS) & (blobs.fill >= min_fill)
+    near = np.hypot(blobs.x[:, None] - blobs.x[None, :], blobs.y[:, None] - blobs.y[None, :])
+    near = (near <= SMEAR_REACH * pip) & (near > 0)
+    sizes = blobs.diameter[:, None] / blobs.diameter[None, :]
+    turn = np.abs((blobs.angle[:, None] - blobs.angle[None, :] + 90.0) % 180.0 - 90.0)
+    alike = near & (turn <= BLUR_ANGLE) & (np.maximum(sizes, 1 / sizes) <= SMEAR_SIZES)
+    return bar & (alike & stretched[None, :]).any(axis=1)
+
+
 def _unmeasured(blobs: _Blobs, labels: np.ndarray, seams: np.ndarray) -> Pips:
     """Pips of `blobs` whose face rings are still to be measured (`_check_rings`)."""
     zeros = np.zeros_like(blobs.x)
-    columns = {name: getattr(blobs, name) for name in _Blobs._fields if name != "level"}
+    columns = {name: getattr(blobs, name) for name in _Blobs._fields if name not in ("level", "angle")}
     return Pips(**columns, contrast=zeros, face=zeros, spread=zeros, labels=labels, seams=seams)
 
 
@@ -419,7 +464,8 @@ def _measure(xs, ys, pixel_ids, stats, sign, gray, diameter_range, dark) -> _Blo
     diameter = 2.0 * np.sqrt(count / np.pi)
     fill = count / (4.0 * np.pi * np.sqrt(np.maximum(cxx * cyy - cxy * cxy, 1e-9)))
     label = (ids * sign).astype(np.int32)
-    return _Blobs(mx, my, diameter, roundness, np.full(ids.size, dark), label, level, fill, label)
+    angle = np.degrees(0.5 * np.arctan2(2.0 * cxy, cxx - cyy)) % 180.0
+    return _Blobs(mx, my, diameter, roundness, np.full(ids.size, dark), label, level, fill, label, angle)
 
 
 def _check_rings(

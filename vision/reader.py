@@ -26,17 +26,18 @@ How it reads, in order:
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
 4. Pip candidates of either polarity (`vision.pips`: solid, round blobs; a blob a glint or a neighbouring pip
-   joined is cut again nearer its peak), grouped into faces and checked against the canonical layouts
-   (`vision.faces`: distances, point symmetry, a four squashed no more than its pips, and a two's pips alike
-   (one smaller and flatter is a side face's pip beside a 1), as a six's are (an end row flatter than the rest
-   is the side face below a four); of two faces on one die, the side face is the one with flatter or smaller
-   pips, or of a flatter face and a squashed one (its pips, or a layout of four pips or more, squashed more
-   than the other's) in shade beside it (or lit alike straight below it), the latter, as a die seen from below
-   45 degrees shows, however the camera is turned). A face read low is looked at where its missing pips would
-   be (`vision.complete`: a two may be half of a four). Groups that look like dice but fit no layout, and dice
-   cut by the frame edge (a four, five or six by its own size, other faces by the frame's die size, as its
-   faces of three pips or more measure it), are reported as unreadable regions so the game can ask instead
-   of guessing.
+   joined is cut again nearer its peak; bars a pip wide along one line are the pips of a die that moved as the
+   photo was taken, never a 1 alone, nor a layout squashed as much as they are), grouped into faces and
+   checked against the canonical layouts (`vision.faces`: distances, point symmetry, a four squashed no more
+   than its pips, and a two's pips alike (one smaller and flatter is a side face's pip beside a 1), as a six's
+   are (an end row flatter than the rest is the side face below a four); of two faces on one die, the side
+   face is the one with flatter or smaller pips, or of a flatter face and a squashed one (its pips, or a
+   layout of four pips or more, squashed more than the other's) in shade beside it (or lit alike straight
+   below it), the latter, as a die seen from below 45 degrees shows, however the camera is turned). A face
+   read low is looked at where its missing pips would be (`vision.complete`: a two may be half of a four).
+   Groups that look like dice but fit no layout, and dice cut by the frame edge (a four, five or six by its
+   own size, other faces by the frame's die size, as its faces of three pips or more measure it), are reported
+   as unreadable regions so the game can ask instead of guessing.
 5. Around the dice that show colour (faces gray read, and die bodies it read nothing on), the red, green
    and blue channels are read too, and for each die the reading with most pips wins: red pips on a blue die
    are faint in gray and plain in red. But a two one colour channel alone reads does not outvote a one that
@@ -1006,7 +1007,8 @@ class DiceReader:
         with large pips measure more by their pips than by their faces, and pips linked at the larger size
         are linked a second time once `_group` has measured the faces.
         """
-        pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False)
+        pip = die_px * self.params["pip_size"]
+        pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False, smear_pip=pip)
         faces_px = die_px * (self.profile.face_share or 1.0)
         return self._group(pips, work, faces_px, self.params, focus=None)
 
@@ -1018,11 +1020,14 @@ class DiceReader:
         params: dict[str, float],
         glare: bool,
         stable: bool,
+        smear_pip: float | None = None,
     ) -> Pips:
         """The pip candidates in one channel (`work`, a die `die_px` wide).
 
         `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
         `stable`: pips are also looked for as maximally stable regions (`find_pips`), in a die body's crop.
+        `smear_pip`: bars a moving die smeared its pips into, as wide as this, are pips too (`find_pips`): in
+        the frame, where that is the frame's own pip size (a body's crop measures its die only roughly).
         """
         pip = die_px * params["pip_size"]
         return find_pips(
@@ -1035,6 +1040,7 @@ class DiceReader:
             params["pip_fill"],
             glare=glare,
             stable=stable,
+            smear_pip=smear_pip,
         )
 
     @staticmethod

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.body import ring_colours
-from vision.faces import SHADE_RATIO, SLANT_ROUNDNESS, Face, distances
+from vision.faces import SHADE_RATIO, Face, distances
+from vision.pips import SLANT_ROUNDNESS
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).

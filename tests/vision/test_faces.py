@@ -162,6 +162,24 @@ def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
     assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]
 
 
+def test_a_flat_pip_is_no_one_on_its_own():
+    """Only a smear (`vision.pips.SMEAR_ROUNDNESS`) passes as a pip that flat, and it is told by the other
+    pips of its face, smeared alike; alone it may be a side face's pip or a stroke."""
+    assert read(pips_at([(60, 60)], roundness=[0.45])) == []
+    assert read(pips_at([(60, 60)], roundness=[0.6])) == [1]
+
+
+@pytest.mark.parametrize("squash", [0.5, 0.6])
+def test_a_layout_squashed_like_its_flat_pips_is_a_side_face_not_a_moving_die(squash):
+    """A moving die smears its pips, not the places they lie at: a five of bars on a square layout is a five.
+    A side face seen low has its layout squashed as much as its pips: no five, nor any part of it."""
+    step = 0.27 * 40.0
+    square = [(60 + dx * step, 60 + dy * step) for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1))]
+    assert read(pips_at(square, diameter=6.0, roundness=[0.5] * 5)) == [5]
+    squashed = [(x, 60 + (y - 60) * squash) for x, y in square]
+    assert read(pips_at(squashed, diameter=6.0, roundness=[0.5] * 5)) == []
+
+
 def test_a_lone_core_read_as_a_one_on_a_die_body_is_less_sure_than_a_whole_pip():
     """On a die body a lone core may read as a 1 (`lone_cores`), but a glint's stroke cut out of a larger blob
     looks like one too: in the channels' vote a one another channel read from a whole pip wins over it, and

@@ -141,3 +141,39 @@ def test_the_strip_of_tray_between_two_dice_is_a_seam_and_a_fleck_is_not():
     assert pips.labels[60, 92] in pips.seams  # the strip between the dice
     assert pips.labels[60, 119] > 0 and pips.labels[60, 119] not in pips.seams  # the fleck
     assert pips.label[pip] not in pips.seams
+
+
+def _face_with_bars(half_axes: tuple[int, int], turns: tuple[float, ...]) -> np.ndarray:
+    """A light face with dark elliptical blobs (`half_axes`: long, short) at a two's places, the long axis of
+    each turned by its entry in `turns` (degrees); one turn, one blob at the centre."""
+    image = np.full((120, 120), 230, np.uint8)
+    places = [(60, 60)] if len(turns) == 1 else [(41, 41), (79, 79)]
+    for place, turn in zip(places, turns, strict=True):
+        cv2.ellipse(image, place, half_axes, turn, 0, 360, 30, -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (0, 0), 1.0)
+
+
+def _found(image: np.ndarray, smear_pip: float | None) -> int:
+    """How many pips `find_pips` finds in `image`, where pips are 10 px wide (a die 70 px wide)."""
+    return len(find_pips(image, 35, (4.0, 20.0), 25.0, "dark", 0.55, 0.85, smear_pip=smear_pip))
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 100.0])
+def test_a_moving_die_s_pips_smeared_alike_into_bars_are_pips_when_asked(turn):
+    """Bars as wide as a pip and twice as long, along one line (matteop65 two_47: a die a hand moved): too
+    flat for the pip roundness, so no pips unless smears are asked for (`smear_pip`)."""
+    bars = _face_with_bars((10, 5), (turn, turn + 10.0))
+    assert _found(bars, smear_pip=None) == 0
+    assert _found(bars, smear_pip=10.0) == 2
+
+
+def test_a_side_face_s_flat_pips_are_no_smears():
+    """A side face seen at a slant: its pips lie one way too, but foreshortening made them narrower than
+    the frame's pips where a smear is as wide."""
+    assert _found(_face_with_bars((5, 2), (0.0, 0.0)), smear_pip=10.0) == 0
+
+
+@pytest.mark.parametrize("turns", [(30.0,), (30.0, 120.0)])
+def test_a_bar_is_no_smear_without_another_along_the_same_line(turns):
+    """One moving die smears all its pips one way: a lone bar, or bars across each other, are no pips."""
+    assert _found(_face_with_bars((10, 5), turns), smear_pip=10.0) == 0

@@ -1626,3 +1626,19 @@ def test_without_a_die_size_from_calibration_a_frame_is_read_at_three_sizes_that
     assert DiceReader(calibrated).read(frame).values == [6, 5, 4, 3, 2]
     assert DiceReader(work_die_px=57.0).read(frame).extras["scale"] == pytest.approx(asked[0])
     assert len(scales) == 1  # a calibrated die size, or one size asked for, is read alone
+
+
+@pytest.mark.parametrize(("smear", "turn"), [(10, 0.0), (10, 100.0), (12, 20.0), (12, 100.0)])
+def test_a_die_a_hand_moved_is_read_by_its_pips_smeared_into_bars(smear, turn):
+    """A two and a five whose pips are smeared `smear` px along one line (matteop65 two_47: a die a hand
+    moved as the photo was taken): too flat for pips, they read as nothing or as a two; as smears
+    (`vision.pips.SMEAR_ROUNDNESS`) they read as they lie."""
+    frame, centres = draw_dice([2, 5, 3, 4, 6])
+    for centre, value in zip(centres[:2], (2, 5), strict=True):
+        x, y = (round(c) for c in centre)
+        cv2.rectangle(frame, (x - 28, y - 28), (x + 28, y + 28), (235, 235, 235), -1)
+        for spot in PIP_SPOTS[value]:
+            place = (round(x + spot[0] * 56 * 0.27), round(y + spot[1] * 56 * 0.27))
+            cv2.ellipse(frame, place, (5 + smear // 2, 5), turn, 0, 360, (25, 25, 25), -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.2)
+    assert DiceReader().read(frame).values == [2, 5, 3, 4, 6]
