@@ -36,7 +36,7 @@ green die's pip, a smoky die's red pips; matteop65's unchanged).
 With `--still`, each set is also read with every photo enlarged (bicubic) to `STILL_WIDTH` pixels wide, a
 Raspberry Pi camera v2's full still: matteop65's 640x480 photos become 3280x2460, five times as large. There
 a white die's dark pips are blobs as large as the dice of a coarser frame, and the checks that rest on dice
-bodies see them as bodies (matteop65: 97.7% of hands as taken, 97.0% so). It is the slowest row: nell-byler's
+bodies see them as bodies (matteop65: 98.2% of hands as taken, 97.2% so). It is the slowest row: nell-byler's
 640x640 photos become 3280x3280.
 
 With any of them, each set gets one more row: the share of its photos read exactly in every variant, as taken
