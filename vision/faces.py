@@ -123,6 +123,9 @@ class Face:
     # Every pip of the linked group the face was read from: more than `members` when the group was split
     # (`vision.complete` looks there for a face read low because one of its pips was missed).
     group: tuple[int, ...] = ()
+    # The direction (degrees, 0 to 180) its pips are squashed along, the flatter ones counting more: a camera
+    # at a slant foreshortens them along the way it looks across the table (`vision.sides`). NaN: not known.
+    squash_angle: float = float("nan")
 
     @property
     def is_layout(self) -> bool:
@@ -404,7 +407,8 @@ def _as_face(
         if pips.core[lone]:
             confidence *= CORE_ONE_CONFIDENCE
         dark, pip, roundness = bool(pips.dark[lone]), float(pips.diameter[lone]), float(pips.roundness[lone])
-        return Face(tuple(members.tolist()), 1, center, die_px, 0.0, confidence, dark, pip, roundness)
+        one, squash = tuple(members.tolist()), _squash_angle(pips, members)
+        return Face(one, 1, center, die_px, 0.0, confidence, dark, pip, roundness, squash_angle=squash)
     if count == 2 and _side_pip_beside(members, pips):
         return None
     points = np.stack([pips.x[members], pips.y[members]], axis=1)
@@ -435,7 +439,25 @@ def _as_face(
         bool(pips.dark[members[0]]),
         float(median(pips.diameter[members])),
         float(median(pips.roundness[members])),
+        squash_angle=_squash_angle(pips, members),
     )
+
+
+def _squash_angle(pips: Pips, members: np.ndarray) -> float:
+    """The direction (degrees, 0 to 180) these pips are squashed along: across their long axes, each weighed
+    by how flat it is (`Face.squash_angle`). Directions are axes, so they are averaged doubled."""
+    return squash_direction(pips.angle[members] + 90.0, 1.0 - pips.roundness[members])
+
+
+def squash_direction(angles: np.ndarray, weights: np.ndarray) -> float:
+    """The mean of axes at `angles` (degrees; an axis at 10 is the one at 190), weighed by `weights`, in
+    degrees from 0 to 180: NaN when they cancel out or weigh nothing."""
+    doubled = np.radians(2.0 * np.asarray(angles, float))
+    weights = np.asarray(weights, float)
+    sin, cos = float((weights * np.sin(doubled)).sum()), float((weights * np.cos(doubled)).sum())
+    if np.hypot(sin, cos) <= 1e-9:
+        return float("nan")
+    return float(np.degrees(0.5 * np.arctan2(sin, cos)) % 180.0)
 
 
 def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:

@@ -88,6 +88,7 @@ class Pips:
     spread: np.ndarray  # how uneven the wider ring around the pip is, in units of its contrast
     fill: np.ndarray  # pixel count over the area of the ellipse of its second moments: 1 for a solid disc
     parent: np.ndarray  # label of the first-cut blob it came from: its own label, unless it is a core of one
+    angle: np.ndarray  # direction of its long axis, degrees 0..180 (a squashed pip's is across the squash)
     labels: np.ndarray  # int32 image: every thresholded blob has a label, > 0 for dark ones, < 0 for light
     # Labels of the blobs longer than `SEAM_PIPS` of the largest pips: seams (none for pips made by hand)
     seams: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
@@ -212,7 +213,7 @@ def _smeared(blobs: _Blobs, pip: float, min_fill: float) -> np.ndarray:
 def _unmeasured(blobs: _Blobs, labels: np.ndarray, seams: np.ndarray) -> Pips:
     """Pips of `blobs` whose face rings are still to be measured (`_check_rings`)."""
     zeros = np.zeros_like(blobs.x)
-    columns = {name: getattr(blobs, name) for name in _Blobs._fields if name not in ("level", "angle")}
+    columns = {name: getattr(blobs, name) for name in _Blobs._fields if name != "level"}
     return Pips(**columns, contrast=zeros, face=zeros, spread=zeros, labels=labels, seams=seams)
 
 

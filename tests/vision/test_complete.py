@@ -55,6 +55,7 @@ def found(
         spread=np.zeros(n),
         fill=np.ones(n),
         parent=np.arange(1, n + 1, dtype=np.int32),
+        angle=np.zeros(n),
         labels=np.zeros((120, 120), np.int32),
     )
     members, middle = tuple(range(len(points))), tuple(xy[: len(points)].mean(axis=0))

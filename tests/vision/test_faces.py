@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, vote
+from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, squash_direction, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
@@ -41,6 +41,7 @@ def pips_at(
         parent=np.full(n, 100, np.int32)
         if one_blob
         else np.arange(1, n + 1, dtype=np.int32) + (100 if core else 0),
+        angle=np.zeros(n),
         labels=np.zeros((120, 120), np.int32),
     )
 
@@ -274,7 +275,18 @@ def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
     both = Pips(
         **{
             name: np.concatenate([getattr(top, name), getattr(side, name)])
-            for name in ("x", "y", "diameter", "roundness", "dark", "contrast", "face", "spread", "fill")
+            for name in (
+                "x",
+                "y",
+                "diameter",
+                "roundness",
+                "dark",
+                "contrast",
+                "face",
+                "spread",
+                "fill",
+                "angle",
+            )
         },
         label=np.arange(1, 7, dtype=np.int32),
         parent=np.arange(1, 7, dtype=np.int32),
@@ -407,3 +419,11 @@ def test_a_two_cut_apart_beside_its_side_face_s_six_is_joined_again():
     gray = np.full(pips.labels.shape, 220, np.uint8)
     faces = group_faces(pips, gray, 60.0, DEFAULT_PARAMS)
     assert sorted((face.value, face.members) for face in faces) == [(2, (0, 1)), (6, (2, 3, 4, 5, 6, 7))]
+
+
+def test_axes_are_averaged_as_axes():
+    """An axis at 170 degrees is one at 350, 10 degrees from one at 0: their mean is 0, not 85."""
+    mean = squash_direction(np.array([170.0, 10.0]), np.ones(2))
+    assert abs((mean + 90.0) % 180.0 - 90.0) < 1e-6
+    assert squash_direction(np.array([80.0, 100.0]), np.array([1.0, 3.0])) == pytest.approx(95.0, abs=0.5)
+    assert np.isnan(squash_direction(np.array([0.0, 90.0]), np.ones(2)))

@@ -1,7 +1,10 @@
 """Side faces seen at a slant are told from dice by their shading or the slant (`vision.sides`)."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
+import pytest
 
 import vision.reader as reader_module
 from vision.body import Bodies
@@ -140,3 +143,38 @@ def test_a_die_in_front_of_another_s_side_face_is_a_die():
         [(3, (200, 100), 225, 0.65), (2, (200, 145), 200, 0.65), (3, (185, 187), 180, 0.65)]
     )
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [3, 3]
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_a_shaded_side_face_is_told_however_the_camera_is_turned(turn):
+    """A camera at a slant, turned on its mount: the front faces in shade lie beside or above their top
+    faces. The pips' squash tells the axis the camera looks along, and the shaded faces which way it lies."""
+    frame = frame_with([((200, 200), 1, 5), ((420, 200), 1, 5)], squash=0.65, depth=0.75, edge=0.1)
+    assert DiceReader().read(cv2.rotate(frame, turn)).values == [1, 1]
+
+
+def test_the_side_faces_in_shade_tell_which_way_a_turned_camera_lies():
+    """Pips squashed across the frame (`squash_angle` 0: a camera turned a quarter): a darker face of the
+    die's colour beside a top face, on either side, is its side face; lit alike, beside a top face is where
+    the next die lies too, and both stay."""
+    looks = [(6, (200, 120), 225, 0.65), (2, (240, 120), 180, 0.65)]
+    frame, faces = painted_faces(looks)
+    turned = [replace(face, squash_angle=0.0) for face in faces]
+    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6]
+    frame, faces = painted_faces([(6, (240, 120), 225, 0.65), (2, (200, 120), 180, 0.65)])
+    turned = [replace(face, squash_angle=0.0) for face in faces]
+    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6]
+    frame, faces = painted_faces([(6, (200, 120), 225, 0.65), (2, (240, 120), 225, 0.65)])
+    turned = [replace(face, squash_angle=0.0) for face in faces]
+    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6, 2]
+
+
+def test_a_side_face_votes_by_its_own_top_face_not_the_next_die_s():
+    """A camera turned a quarter, looking from the left: a die's front face in shade lies left of its top
+    face, and as near the next die's top face up and to the right, on the axis too (matteop65 three_43 turned
+    90). Its own top face is the nearer: it tells the camera lies to the left, and the face is a side."""
+    frame, faces = painted_faces(
+        [(3, (280, 164), 225, 0.7), (3, (353, 209), 225, 0.7), (2, (308, 210), 180, 0.7)]
+    )
+    turned = [replace(face, squash_angle=0.0) for face in faces]
+    assert [face.value for face in drop_shaded_sides(turned, frame, 63.0, 1.0)] == [3, 3]
