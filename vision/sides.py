@@ -98,7 +98,7 @@ def _view_axis(read: list[Face]) -> np.ndarray:
     angles = np.array([face.squash_angle for face in read])
     known = ~np.isnan(angles)
     weights = 1.0 - np.array([face.roundness for face in read])
-    angle = squash_direction(angles[known], weights[known]) if known.any() else float("nan")
+    angle = squash_direction(angles[known], weights[known])  # NaN when none is known
     if np.isnan(angle):
         return DOWN
     return np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])  # 0..180 degrees: y >= 0

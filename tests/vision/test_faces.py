@@ -1,6 +1,6 @@
 """Grouping pips into faces, on pip candidates built here (no image processing in between)."""
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 import pytest
@@ -8,6 +8,12 @@ import pytest
 from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, squash_direction, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
+
+# The columns of `Pips` joined when two sets of pips are made one: labels are numbered anew, and `labels`
+# and `seams` describe the whole cut.
+_PER_PIP = [
+    column.name for column in fields(Pips) if column.name not in ("label", "parent", "labels", "seams")
+]
 
 
 def pips_at(
@@ -273,21 +279,7 @@ def test_a_side_face_with_smaller_pips_beside_a_top_face_is_dropped():
     )
     side = pips_at([(52, 80), (68, 82)], diameter=2.5)
     both = Pips(
-        **{
-            name: np.concatenate([getattr(top, name), getattr(side, name)])
-            for name in (
-                "x",
-                "y",
-                "diameter",
-                "roundness",
-                "dark",
-                "contrast",
-                "face",
-                "spread",
-                "fill",
-                "angle",
-            )
-        },
+        **{name: np.concatenate([getattr(top, name), getattr(side, name)]) for name in _PER_PIP},
         label=np.arange(1, 7, dtype=np.int32),
         parent=np.arange(1, 7, dtype=np.int32),
         labels=top.labels,
