@@ -19,6 +19,7 @@ from statistics import median
 import numpy as np
 
 from vision.pips import SLANT_ROUNDNESS, Pips
+from vision.view import DOWN, squash_direction, towards_camera, view_axis
 
 # Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
 # maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
@@ -35,8 +36,9 @@ _SAMPLES_ALONG = np.linspace(0.2, 0.8, 7)
 # about every pixel and a half (in a link as long as its die is wide).
 _SEAM_SAMPLES_ALONG = np.linspace(0.2, 0.8, 25)
 SIDE_PIP_SHARE = 0.7  # a face beside another whose pips are this much smaller is its side face, seen aslant
-# A die's side face turned to an upright camera lies straight below its top face: within about 27 degrees
-# of the frame's vertical (its distance down at least twice its distance across).
+# A die's side face turned to the camera lies straight below its top face, towards the camera
+# (`vision.view`): within about 27 degrees of that way (its distance along it at least twice its distance
+# across).
 BELOW_STEEPNESS = 2.0
 # A room is lit from above, so a die's side face is in shade: its face at least this much darker than the top
 # face around their pips (`vision.sides` compares CIELAB lightness by the same ratio).
@@ -164,7 +166,7 @@ def group_faces(
         )
     if focus is not None:
         faces = [face for face in faces if _gap(face.center, focus) <= FOCUS_SHARE * die_px]
-    return _merge_overlaps(_drop_side_faces(faces, pips, die_px), pips, die_px, params)
+    return _merge_overlaps(_drop_side_faces(faces, pips, die_px, focus is None), pips, die_px, params)
 
 
 def measured_die(faces: list[Face], expected: float) -> float:
@@ -205,25 +207,27 @@ def _gap(first: tuple[float, float], second: tuple[float, float]) -> float:
     return float(np.hypot(first[0] - second[0], first[1] - second[1]))
 
 
-def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]:
+def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: bool) -> list[Face]:
     """Of two faces closer than one die side, keep the one whose pips are clearly rounder or larger.
 
     A camera that looks down at an angle sees the top face least foreshortened, so side faces of the same die
     show flatter, smaller pips; two separate dice touching each other have alike pips and both stay.
 
-    Seen from lower than 45 degrees (the far dice of a webcam looking across a table), the side face turned
-    to the camera is seen more face-on than the top face, and its pips are the rounder, though squashed
-    themselves (`SLANT_ROUNDNESS`). It is in shade (`SHADE_RATIO`: rooms are lit from above), which tells
-    it whichever way the camera is turned. Lit alike, it is the one straight below the top face, as an
-    upright camera sees it: a side face above its top face is seen only from nearly straight above, where
-    the top face's pips are round. So of a flatter face and a face of squashed pips darker than it, or lit
+    Seen from lower than 45 degrees (the far dice of a webcam looking across a table), the side face turned to
+    the camera is seen more face-on than the top face, and its pips are the rounder, though squashed
+    themselves (`SLANT_ROUNDNESS`). It is in shade (`SHADE_RATIO`: rooms are lit from above), which tells it
+    whichever way the camera is turned. Lit alike, it is the one straight below the top face, towards the
+    camera: a side face beyond its top face is seen only from nearly straight above, where the top face's pips
+    are round. In a whole frame, the pips' squash and the side faces in shade tell which way the camera lies
+    (`vision.view`: a camera turned on its mount); in a die body's crop (`whole_frame` False), whose few faces
+    tell no way, it is down the frame. So of a flatter face and a face of squashed pips darker than it, or lit
     alike and straight below it, that face is the side face, unless the flatter one is the side face of yet
     another face. It needs two pips or more: one pip's roundness is one blob's (the pip of a side face read
     alone). A layout of four pips or more clearly more squashed than the other face's (`_layout_squash`)
-    counts as squashed pips do: pips a few pixels wide measure round or flat by a pixel, a layout by its
-    span (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder
-    than the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is
-    squashed too (five_13 turned upside down: 0.78), so a layout is only weighed against another.
+    counts as squashed pips do: pips a few pixels wide measure round or flat by a pixel, a layout by its span
+    (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder than
+    the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is squashed
+    too (five_13 turned upside down: 0.78), so a layout is only weighed against another.
     """
     if len(faces) < 2:
         return faces
@@ -236,11 +240,15 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float) -> list[Face]
     flatter, smaller = _side_cues(roundness, size)
     side_of = (distance < 1.1 * die_px) & (flatter | smaller)  # [i, j]: face i is face j's side face
     value = np.array([face.value or 0 for face in faces])
-    dx = centers[None, :, 0] - centers[:, None, 0]
-    dy = centers[None, :, 1] - centers[:, None, 1]  # [i, j]: how far face j lies below face i
     level = np.array([median(pips.face[list(face.members)]) for face in faces])
     shaded = level[:, None] > SHADE_RATIO * level[None, :]  # [i, j]: face j in shade beside face i
     lit_alike = ~shaded & ~shaded.T
+    right = centers[None, :, 0] - centers[:, None, 0]
+    down = centers[None, :, 1] - centers[:, None, 1]
+    axis = view_axis([face for face in faces if face.value is not None]) if whole_frame else None
+    way = DOWN if axis is None else towards_camera(axis, right, down, shaded & (distance < 1.1 * die_px))
+    dy = right * way[0] + down * way[1]  # [i, j]: how far face j lies below face i, towards the camera
+    dx = right * way[1] - down * way[0]
     layout = np.array([_layout_squash(face, pips) for face in faces])  # NaN (never flatter) under four pips
     seen_low = (
         (shaded | (lit_alike & (dy > BELOW_STEEPNESS * np.abs(dx))))
@@ -447,17 +455,6 @@ def _squash_angle(pips: Pips, members: np.ndarray) -> float:
     """The direction (degrees, 0 to 180) these pips are squashed along: across their long axes, each weighed
     by how flat it is (`Face.squash_angle`). Directions are axes, so they are averaged doubled."""
     return squash_direction(pips.angle[members] + 90.0, 1.0 - pips.roundness[members])
-
-
-def squash_direction(angles: np.ndarray, weights: np.ndarray) -> float:
-    """The mean of axes at `angles` (degrees; an axis at 10 is the one at 190), weighed by `weights`, in
-    degrees from 0 to 180: NaN when they cancel out or weigh nothing."""
-    doubled = np.radians(2.0 * np.asarray(angles, float))
-    weights = np.asarray(weights, float)
-    sin, cos = float((weights * np.sin(doubled)).sum()), float((weights * np.cos(doubled)).sum())
-    if np.hypot(sin, cos) <= 1e-9:
-        return float("nan")
-    return float(np.degrees(0.5 * np.arctan2(sin, cos)) % 180.0)
 
 
 def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:

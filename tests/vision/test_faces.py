@@ -5,7 +5,7 @@ from dataclasses import fields, replace
 import numpy as np
 import pytest
 
-from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, squash_direction, vote
+from vision.faces import CORE_ONE_CONFIDENCE, Face, _links, group_faces, vote
 from vision.pips import Pips
 from vision.reader import DEFAULT_PARAMS
 
@@ -320,6 +320,34 @@ def test_of_a_flatter_face_and_a_squashed_one_in_shade_beside_it_the_shaded_one_
     assert read(pips) == values
 
 
+@pytest.mark.parametrize(
+    ("turn", "pip_angle"),
+    [
+        (lambda x, y: (x, y), 0.0),
+        (lambda x, y: (240 - x, 240 - y), 0.0),
+        (lambda x, y: (240 - y, x), 90.0),
+    ],
+    ids=["upright", "upside down", "on its side"],
+)
+def test_a_side_face_lit_alike_lies_towards_the_camera_which_the_shaded_side_faces_tell(turn, pip_angle):
+    """The die seen low of the tests above, its two lit like its one, and beside it a four with the two of
+    its side face in shade below it, as a camera turned any way sees them. The shade tells which way the
+    camera lies, and the pips' squash the axis (their long axes lie across it), so the lit two towards the
+    camera from the one is that die's side face however the frame is turned."""
+    step = 0.27 * 40.0
+    seen_low = [(62.0, 40.0), (60 - step, 68 - step), (60 + step, 68 + step)]
+    four = [(170 + dx * step, 40 + dy * step) for dx, dy in [(-1, -1), (1, -1), (-1, 1), (1, 1)]]
+    shaded_two = [(162.0, 75.0), (178.0, 81.0)]
+    pips = pips_at(
+        [turn(x, y) for x, y in seen_low + four + shaded_two],
+        diameter=[8.0] * 7 + [4.0] * 2,
+        roundness=[0.55, 0.75, 0.75] + [0.7] * 4 + [0.6] * 2,
+        face=[220.0] * 7 + [180.0] * 2,
+    )
+    pips = replace(pips, angle=np.full(len(pips), pip_angle), labels=np.zeros((240, 240), np.int32))
+    assert read(pips) == [1, 4]
+
+
 @pytest.mark.parametrize(("squash", "values"), [(0.5, [4]), (1.0, [5])], ids=["squashed", "square"])
 def test_a_five_in_shade_below_a_flatter_four_is_its_side_face_when_its_layout_is_squashed(squash, values):
     """matteop65 four_48 as a Pi still: a four on top, and below it in shade the five of the side face turned
@@ -411,11 +439,3 @@ def test_a_two_cut_apart_beside_its_side_face_s_six_is_joined_again():
     gray = np.full(pips.labels.shape, 220, np.uint8)
     faces = group_faces(pips, gray, 60.0, DEFAULT_PARAMS)
     assert sorted((face.value, face.members) for face in faces) == [(2, (0, 1)), (6, (2, 3, 4, 5, 6, 7))]
-
-
-def test_axes_are_averaged_as_axes():
-    """An axis at 170 degrees is one at 350, 10 degrees from one at 0: their mean is 0, not 85."""
-    mean = squash_direction(np.array([170.0, 10.0]), np.ones(2))
-    assert abs((mean + 90.0) % 180.0 - 90.0) < 1e-6
-    assert squash_direction(np.array([80.0, 100.0]), np.array([1.0, 3.0])) == pytest.approx(95.0, abs=0.5)
-    assert np.isnan(squash_direction(np.array([0.0, 90.0]), np.ones(2)))
