@@ -19,7 +19,7 @@ from statistics import median
 import numpy as np
 
 from vision.pips import SLANT_ROUNDNESS, Pips
-from vision.view import DOWN, squash_direction, towards_camera, view_axis
+from vision.view import DOWN, along_and_across, squash_direction, towards_camera, view_axis
 
 # Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
 # maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
@@ -126,7 +126,7 @@ class Face:
     # (`vision.complete` looks there for a face read low because one of its pips was missed).
     group: tuple[int, ...] = ()
     # The direction (degrees, 0 to 180) its pips are squashed along, the flatter ones counting more: a camera
-    # at a slant foreshortens them along the way it looks across the table (`vision.sides`). NaN: not known.
+    # at a slant foreshortens them along the way it looks across the table (`vision.view`). NaN: not known.
     squash_angle: float = float("nan")
 
     @property
@@ -247,11 +247,11 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
     down = centers[None, :, 1] - centers[:, None, 1]
     axis = view_axis([face for face in faces if face.value is not None]) if whole_frame else None
     way = DOWN if axis is None else towards_camera(axis, right, down, shaded & (distance < 1.1 * die_px))
-    dy = right * way[0] + down * way[1]  # [i, j]: how far face j lies below face i, towards the camera
-    dx = right * way[1] - down * way[0]
+    # [i, j]: how far face j lies below face i, towards the camera, and across that way
+    dy, dx = along_and_across(way, right, down)
     layout = np.array([_layout_squash(face, pips) for face in faces])  # NaN (never flatter) under four pips
     seen_low = (
-        (shaded | (lit_alike & (dy > BELOW_STEEPNESS * np.abs(dx))))
+        (shaded | (lit_alike & (dy > BELOW_STEEPNESS * dx)))
         & (value[:, None] > 0)
         & (value[None, :] >= 2)
         & ((roundness[None, :] < SLANT_ROUNDNESS) | _flatter(layout).T)  # .T: [i, j] j's layout flatter

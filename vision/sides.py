@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.body import ring_colours
 from vision.faces import SHADE_RATIO, Face, distances
-from vision.view import BELOW_SLOPE, DOWN, towards_camera, view_axis
+from vision.view import BELOW_SLOPE, DOWN, along_and_across, towards_camera, view_axis
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
@@ -59,8 +59,7 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     axis = DOWN if axis is None else axis
     dx = centers[None, :, 0] - centers[:, None, 0]
     dy = centers[None, :, 1] - centers[:, None, 1]  # row i is the top face, column j the side face
-    along = dx * axis[0] + dy * axis[1]
-    across = np.abs(dy * axis[0] - dx * axis[1])
+    along, across = along_and_across(axis, dx, dy)
     gap = np.hypot(dx, dy)
     on_axis = (np.abs(along) > BELOW_SLOPE * across) & (gap < SIDE_GAP * die_px)
     on_axis &= dark[:, None] == dark[None, :]
@@ -72,7 +71,8 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     way = towards_camera(axis, dx, dy, alike & shaded) if slanted else DOWN
     if not way.any():
         return faces
-    side_of = alike & (dx * way[0] + dy * way[1] > 0) & (shaded | slanted)  # [i, j]: j is i's side face
+    towards, _ = along_and_across(way, dx, dy)
+    side_of = alike & (towards > 0) & (shaded | slanted)  # [i, j]: face j is face i's side face
     side = np.zeros(len(read), bool)
     for index in np.argsort(centers @ way, kind="stable"):
         side[index] = bool((side_of[:, index] & ~side).any())

@@ -58,6 +58,11 @@ def view_axis(faces: Sequence[Face]) -> np.ndarray | None:
     return np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])  # 0..180 degrees: y >= 0
 
 
+def along_and_across(way: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each offset (`dx`, `dy`) runs along the unit vector `way` (signed) and across it (unsigned)."""
+    return dx * way[0] + dy * way[1], np.abs(dy * way[0] - dx * way[1])
+
+
 def towards_camera(axis: np.ndarray, dx: np.ndarray, dy: np.ndarray, shaded_pairs: np.ndarray) -> np.ndarray:
     """The way from a top face to its side faces along `axis`: `axis` or its opposite, or zeros where
     nothing tells. `dx`, `dy` [i, j]: how far face j lies from face i; `shaded_pairs` [i, j]: face j is in
@@ -70,8 +75,7 @@ def towards_camera(axis: np.ndarray, dx: np.ndarray, dy: np.ndarray, shaded_pair
     turned 90). Where none are, a camera held upright is assumed when the axis runs nearer down the frame than
     across it; across, a side face lit like its top face cannot be told from a die beside it.
     """
-    along = dx * axis[0] + dy * axis[1]
-    across = np.abs(dy * axis[0] - dx * axis[1])
+    along, across = along_and_across(axis, dx, dy)
     pairs = shaded_pairs & (np.abs(along) > BELOW_SLOPE * across)
     shaded = np.flatnonzero(pairs.any(axis=0))
     nearest = np.argmin(np.where(pairs, np.hypot(dx, dy), np.inf)[:, shaded], axis=0)

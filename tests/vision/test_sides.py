@@ -153,28 +153,26 @@ def test_a_shaded_side_face_is_told_however_the_camera_is_turned(turn):
     assert DiceReader().read(cv2.rotate(frame, turn)).values == [1, 1]
 
 
-def test_the_side_faces_in_shade_tell_which_way_a_turned_camera_lies():
-    """Pips squashed across the frame (`squash_angle` 0: a camera turned a quarter): a darker face of the
-    die's colour beside a top face, on either side, is its side face; lit alike, beside a top face is where
-    the next die lies too, and both stay."""
-    looks = [(6, (200, 120), 225, 0.65), (2, (240, 120), 180, 0.65)]
+def kept_turned_a_quarter(looks, die_px):
+    """The values of the painted faces `looks` that `drop_shaded_sides` keeps, their pips squashed across the
+    frame (`squash_angle` 0), as a camera turned a quarter on its mount squashes them."""
     frame, faces = painted_faces(looks)
     turned = [replace(face, squash_angle=0.0) for face in faces]
-    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6]
-    frame, faces = painted_faces([(6, (240, 120), 225, 0.65), (2, (200, 120), 180, 0.65)])
-    turned = [replace(face, squash_angle=0.0) for face in faces]
-    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6]
-    frame, faces = painted_faces([(6, (200, 120), 225, 0.65), (2, (240, 120), 225, 0.65)])
-    turned = [replace(face, squash_angle=0.0) for face in faces]
-    assert [face.value for face in drop_shaded_sides(turned, frame, 56.0, 1.0)] == [6, 2]
+    return [face.value for face in drop_shaded_sides(turned, frame, die_px, 1.0)]
+
+
+def test_the_side_faces_in_shade_tell_which_way_a_turned_camera_lies():
+    """Pips squashed across the frame (a camera turned a quarter): a darker face of the die's colour beside a
+    top face, on either side, is its side face; lit alike, beside a top face is where the next die lies too,
+    and both stay."""
+    assert kept_turned_a_quarter([(6, (200, 120), 225, 0.65), (2, (240, 120), 180, 0.65)], 56.0) == [6]
+    assert kept_turned_a_quarter([(6, (240, 120), 225, 0.65), (2, (200, 120), 180, 0.65)], 56.0) == [6]
+    assert kept_turned_a_quarter([(6, (200, 120), 225, 0.65), (2, (240, 120), 225, 0.65)], 56.0) == [6, 2]
 
 
 def test_a_side_face_votes_by_its_own_top_face_not_the_next_die_s():
     """A camera turned a quarter, looking from the left: a die's front face in shade lies left of its top
     face, and as near the next die's top face up and to the right, on the axis too (matteop65 three_43 turned
     90). Its own top face is the nearer: it tells the camera lies to the left, and the face is a side."""
-    frame, faces = painted_faces(
-        [(3, (280, 164), 225, 0.7), (3, (353, 209), 225, 0.7), (2, (308, 210), 180, 0.7)]
-    )
-    turned = [replace(face, squash_angle=0.0) for face in faces]
-    assert [face.value for face in drop_shaded_sides(turned, frame, 63.0, 1.0)] == [3, 3]
+    looks = [(3, (280, 164), 225, 0.7), (3, (353, 209), 225, 0.7), (2, (308, 210), 180, 0.7)]
+    assert kept_turned_a_quarter(looks, 63.0) == [3, 3]

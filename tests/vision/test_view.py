@@ -57,8 +57,8 @@ def test_with_no_face_in_shade_an_upright_camera_is_assumed_along_a_vertical_axi
 
 
 def test_a_shaded_face_votes_by_its_own_top_face_the_nearest_face_it_is_darker_than():
-    """A side face below its top face, and as far off above it the next die's top face, but further: its own
-    (the nearer) votes, so the camera is below; voting by both pairs would tie."""
+    """A side face below its top face, and a little further below it the next die's top face, which it is
+    darker than too: its own (the nearer) votes, so the camera is below; voting by both pairs would tie."""
     dx, dy = offsets([(100.0, 100.0), (100.0, 130.0), (100.0, 165.0)])
     shaded = np.zeros((3, 3), bool)
     shaded[0, 1] = shaded[2, 1] = True
