@@ -3,11 +3,12 @@
 How it reads, in order:
 1. The frame is made 8-bit BGR (`vision.frames`), rid of salt and pepper (pixels far from all their
    neighbours, from a failing sensor or cable, replaced by their neighbours' median when there are many,
-   and a frame speckled all over refused), brightened when it is underexposed (its brightest half percent
-   below three quarters of full scale: a dim room), and cropped to the profile's tray (one narrower than a
-   die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its brightness range
-   (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their bodies and on them,
-   `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
+   and a frame speckled all over refused), rid of a colour cast (its brightest part, white things under the
+   light, made gray: a camera white-balanced for other light), brightened when it is underexposed (its
+   brightest half percent below three quarters of full scale: a dim room), and cropped to the profile's tray
+   (one narrower than a die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its
+   brightness range (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their
+   bodies and on them, `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
@@ -120,7 +121,17 @@ from vision.body import (
 from vision.complete import complete_faces
 from vision.consensus import agree
 from vision.faces import FACE_SHADE_SHARE, Face, distances, group_faces, measured_die, vote
-from vision.frames import MIN_SIDE, as_bgr, despeckled, exposed, frame_size, levels_at, resize
+from vision.frames import (
+    COLOUR_SPREAD,
+    MIN_SIDE,
+    as_bgr,
+    balanced,
+    despeckled,
+    exposed,
+    frame_size,
+    levels_at,
+    resize,
+)
 from vision.outline import outline_contrast
 from vision.pips import Pips, find_pips
 from vision.profile import CalibrationProfile
@@ -258,10 +269,9 @@ MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channe
 # Measured at 4 to 12 levels (nell-byler as taken, turned 180 and re-saved, matteop65 from 3x as far): no
 # row lost a hand from 6 up, and 8 gained most.
 MIN_PIP_CONTRAST = 8
-# Colour: a pixel is coloured when its channels spread COLOUR_SPREAD gray levels or more (max - min of
-# B, G, R). Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels
-# are read when at least CHROMA_SHARE of it is coloured (a coloured face, or coloured pips on a gray one).
-COLOUR_SPREAD = 40
+# Colour: around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels are read
+# when at least CHROMA_SHARE of it is coloured (`vision.frames.COLOUR_SPREAD`: a coloured face, or coloured
+# pips on a gray one).
 CHROMA_RING_SHARE = 0.35
 CHROMA_SHARE = 0.03
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
@@ -431,7 +441,7 @@ class DiceReader:
         image = despeckled(image)
         if image is None:
             return Reading(frame_size=(width, height), problem=SPECKLED)
-        image = exposed(image)
+        image = exposed(balanced(image))
         x0, y0, tray = self._tray(image)
         if sliver := self._tray_problem(tray, min(height, width)):
             return Reading(frame_size=(width, height), problem=sliver)

@@ -36,8 +36,15 @@ green die's pip, a smoky die's red pips; matteop65's unchanged).
 With `--still`, each set is also read with every photo enlarged (bicubic) to `STILL_WIDTH` pixels wide, a
 Raspberry Pi camera v2's full still: matteop65's 640x480 photos become 3280x2460, five times as large. There
 a white die's dark pips are blobs as large as the dice of a coarser frame, and the checks that rest on dice
-bodies see them as bodies (matteop65: 98.2% of hands as taken, 97.2% so). It is the slowest row: nell-byler's
+bodies see them as bodies (matteop65: 98.0% of hands as taken, 97.2% so). It is the slowest row: nell-byler's
 640x640 photos become 3280x3280.
+
+With `--tinted`, each set is also read with every photo's blue and red scaled apart (`TINTS`), one way and
+the other, as a camera whose white balance was set for other light sees it: a Pi camera's balance frozen in
+daylight, then a lamp lit. White dice look coloured then, unless the reader takes the tint out
+(`vision.frames.balanced`). Levels scaled past full scale stay there, as a sensor's do. (Hands read
+exactly, cool and warm: matteop65 98.0% and 97.7%, nell-byler 75.5% and 75.0%; before the reader balanced
+a frame, 95.5% and 97.0%, 72.0% and 73.0%.)
 
 With any of them, each set gets one more row: the share of its photos read exactly in every variant, as taken
 included. Every variant shows the same dice, so a hand read right in some and wrong in others rests on a
@@ -71,6 +78,7 @@ ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 o
 DISTANCE = 3  # --distant: a photo fills the middle ninth of the frame it is read in
 RECOMPRESSION_QUALITY = 95  # --recompressed: a camera's "fine" JPEG, which changes the pixels least
 STILL_WIDTH = 3280  # --still: a Raspberry Pi camera v2's full still is 3280x2464
+TINTS = {"tinted cool": (1.25, 0.8), "tinted warm": (0.8, 1.25)}  # --tinted: label -> (blue, red) gains
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -97,6 +105,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help=f"also read every set with its photos enlarged to {STILL_WIDTH} px wide, a Pi camera's still",
     )
+    parser.add_argument(
+        "--tinted",
+        action="store_true",
+        help="also read every set with its photos' blue and red scaled apart, as another white balance does",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -107,7 +120,7 @@ def handle(args: argparse.Namespace) -> int:
     header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
-    variants = _variants(args.turned, args.enlarged, args.distant, args.recompressed, args.still)
+    variants = _variants(args.turned, args.enlarged, args.distant, args.recompressed, args.still, args.tinted)
     for folder in sets:
         for row in _rows(folder, variants):
             print(row)
@@ -119,7 +132,7 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _variants(
-    turned: bool, enlarged: bool, distant: bool, recompressed: bool, still: bool
+    turned: bool, enlarged: bool, distant: bool, recompressed: bool, still: bool, tinted: bool
 ) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     """The photo variants asked for, by row label: each changes a photo before it is read (untimed)."""
     variants = {}
@@ -134,6 +147,9 @@ def _variants(
         variants[f"re-saved q{RECOMPRESSION_QUALITY}"] = _saved_again
     if still:
         variants["as a Pi still"] = lambda frame: _enlarged(frame, STILL_WIDTH / frame.shape[1])
+    if tinted:
+        for label, (blue, red) in TINTS.items():
+            variants[label] = lambda frame, blue=blue, red=red: _tinted(frame, blue, red)
     return variants
 
 
@@ -141,6 +157,11 @@ def _enlarged(frame: np.ndarray, factor: float) -> np.ndarray:
     """`frame` enlarged `factor` times, bicubic: it overshoots a little at edges, as a camera's own
     sharpening does."""
     return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+
+
+def _tinted(frame: np.ndarray, blue: float, red: float) -> np.ndarray:
+    """`frame` with its blue and red levels scaled by `blue` and `red`, stopping at full scale."""
+    return cv2.transform(frame, np.diag([blue, 1.0, red]))
 
 
 def _saved_again(frame: np.ndarray) -> np.ndarray:

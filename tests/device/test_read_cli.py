@@ -236,6 +236,21 @@ def test_bench_vision_recompressed_reads_every_photo_saved_again_as_a_jpeg(tmp_p
     assert np.abs(saved - photo).mean() < 2.0
 
 
+def test_bench_vision_tinted_reads_every_photo_with_its_blue_and_red_scaled_apart(
+    tmp_path, capsys, monkeypatch
+):
+    """The photo as a camera balanced for other light sees it: blue up and red down, then the other way,
+    each stopping at full scale; green as it was."""
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--tinted")
+    assert labels == ["tiny", "tiny tinted cool", "tiny tinted warm", "tiny every variant"]
+    assert all_read
+    photo, cool, warm = (frame.astype(float) for frame in frames[:3])
+    for tinted, (blue, red) in ((cool, (1.25, 0.8)), (warm, (0.8, 1.25))):
+        assert np.array_equal(tinted[:, :, 1], photo[:, :, 1])
+        assert np.abs(tinted[:, :, 0] - np.minimum(255, blue * photo[:, :, 0])).max() <= 1
+        assert np.abs(tinted[:, :, 2] - np.minimum(255, red * photo[:, :, 2])).max() <= 1
+
+
 def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
     """Photo a is misread turned a quarter round, photo b turned a half round: each turned row reads half
     the hands, and no hand is read right in every variant (neither the worst row nor their mean)."""

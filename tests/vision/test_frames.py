@@ -1,5 +1,6 @@
-"""Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`), a speckled
-one has its lone pixels replaced by their neighbours' median, or is refused (`despeckled`)."""
+"""Frames brought to what the reader expects: an underexposed frame is brightened (`exposed`), a tinted one
+has its whites made gray (`balanced`), a speckled one has its lone pixels replaced by their neighbours'
+median, or is refused (`despeckled`)."""
 
 import math
 
@@ -7,7 +8,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.frames import MAX_GAIN, WHITE_LEVEL, despeckled, exposed, levels_at, resize
+from vision.frames import (
+    COLOUR_SPREAD,
+    MAX_GAIN,
+    WHITE_LEVEL,
+    balanced,
+    despeckled,
+    exposed,
+    levels_at,
+    resize,
+)
 
 
 def scene(white):
@@ -44,6 +54,49 @@ def test_the_white_level_is_the_brightest_half_percent_not_the_brightest_pixel()
     frame = scene(120)
     frame[0, 0] = 255
     assert exposed(frame) is not frame
+
+
+WOOD = (90, 140, 190)  # BGR
+
+
+def tinted(frame, blue, red):
+    """`frame` as a camera whose white balance was set for other light sees it: blue and red scaled."""
+    return np.clip(frame * np.array([blue, 1.0, red]), 0, 255).astype(np.uint8)
+
+
+def white_dice_on_wood(white=200):
+    """A wooden table (`WOOD`) with white dice covering 2% of it."""
+    frame = np.full((240, 320, 3), WOOD, np.uint8)
+    frame[100:110, 40:136] = white
+    return frame
+
+
+def test_a_frame_whose_whites_are_gray_is_left_as_it_is():
+    frame = white_dice_on_wood()
+    assert balanced(frame) is frame
+
+
+def test_a_tint_too_slight_for_the_colour_test_is_left_as_it_is():
+    """Whites spread under `COLOUR_SPREAD` levels: the reader would see no colour on a white die there."""
+    frame = tinted(white_dice_on_wood(), 1.08, 0.92)
+    assert int(frame[105, 50].max()) - int(frame[105, 50].min()) < COLOUR_SPREAD
+    assert balanced(frame) is frame
+
+
+@pytest.mark.parametrize(("blue", "red"), [(1.2, 0.8), (0.75, 1.2)])
+def test_a_tinted_frame_has_its_whites_made_gray_and_its_colours_kept_beside_them(blue, red):
+    """A cool or a warm tint: the dice are gray again, the table as much browner than them as before."""
+    frame = balanced(tinted(white_dice_on_wood(), blue, red))
+    die, table = frame[105, 50].astype(float), frame[10, 10].astype(float)
+    assert die.max() - die.min() <= 1
+    assert np.allclose(table / die, np.array(WOOD) / 200, atol=0.02)
+
+
+def test_a_brightest_part_more_coloured_than_any_light_keeps_its_colour():
+    """A red tray brighter than its dark dice: no light tints a white this red, so the red is the tray's."""
+    frame = np.full((240, 320, 3), (40, 50, 220), np.uint8)
+    frame[100:110, 40:136] = 30
+    assert balanced(frame) is frame
 
 
 def test_levels_are_read_off_the_histogram():

@@ -548,6 +548,18 @@ def test_red_pips_on_blue_dice_in_a_dim_room_are_read_as_in_a_bright_one(values)
     assert DiceReader().read(cv2.convertScaleAbs(frame, alpha=0.45)).values == values
 
 
+def test_white_dice_seen_with_another_light_s_white_balance_are_white_dice():
+    """A cool tint (blue by 1.2, red by 0.8) makes white dice pass for coloured ones, read in the colour
+    channels too, where their side faces and shading stand out as pips; the reader takes the tint out
+    (`vision.frames.balanced`) and sees them white, reading them as without the tint."""
+    frame, centres = draw_dice([6, 3, 5], face=200, floor=(90, 140, 190))
+    tinted = np.clip(frame * np.array([1.2, 1.0, 0.8]), 0, 255).astype(np.uint8)
+    assert reader_module._shows_colour(tinted, np.array(centres[0]), 56)
+    prepared = DiceReader()._prepare(tinted)
+    assert not any(reader_module._shows_colour(prepared.tray, np.array(centre), 56) for centre in centres)
+    assert DiceReader().read(tinted).values == [6, 3, 5]
+
+
 def test_pixel_noise_on_a_tray_as_light_as_the_dice_is_not_read_as_pips():
     """A blue die on green felt of nearly its gray: the frame's range is small, and without a floor of a few
     times the pixel jitter under the pip threshold, noise on the felt reads as a row of twos."""
