@@ -94,8 +94,7 @@ def exposed(image: np.ndarray) -> np.ndarray:
     hands (of 396 and 200) against the photos as taken, and lose 1 and 12 brightened: 8 bits scaled by 0.55
     keep fewer levels, which brightening does not bring back.
     """
-    _, brightest = _sampled(image)
-    (white,) = levels_at(brightest, (WHITE_SHARE,))
+    _, _, white = _brightest(image)
     gain = min(MAX_GAIN, WHITE_LEVEL / max(float(white), 1.0))
     return image if gain < MIN_GAIN else cv2.convertScaleAbs(image, alpha=gain)
 
@@ -109,8 +108,7 @@ def balanced(image: np.ndarray) -> np.ndarray:
     `COLOUR_SPREAD` changes nothing the reader tests, and is left: of the photos as taken, only two of
     matteop65's are balanced, whose whitest part the webcam saw blue.
     """
-    sample, brightest = _sampled(image)
-    (white,) = levels_at(brightest, (WHITE_SHARE,))
+    sample, brightest, white = _brightest(image)
     light = np.median(sample[brightest >= white], axis=0)  # B, G, R of the whitest pixels
     weakest, strongest = max(float(light.min()), 1.0), float(light.max())
     if strongest - weakest < COLOUR_SPREAD or strongest > MAX_CAST * weakest:
@@ -118,16 +116,19 @@ def balanced(image: np.ndarray) -> np.ndarray:
     return cv2.transform(image, np.diag(light.mean() / np.maximum(light, 1.0)))
 
 
-def _sampled(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """About `EXPOSURE_SAMPLES` of a BGR image's pixels, evenly spread, and the brightest of each one's
-    channels. Every step-th pixel, by OpenCV: numpy's max over the channels of a strided view costs the
-    calibrated reader a quarter of its time on a 640x480 frame."""
+def _brightest(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """About `EXPOSURE_SAMPLES` of a BGR image's pixels, evenly spread; the brightest of each one's channels;
+    and the level the brightest half percent of those reach (`WHITE_SHARE`). Every step-th pixel, by OpenCV:
+    numpy's max over the channels of a strided view costs the calibrated reader a quarter of its time on a
+    640x480 frame."""
     height, width = image.shape[:2]
     step = max(1, int(np.sqrt(height * width / EXPOSURE_SAMPLES)))
     size = (max(1, width // step), max(1, height // step))
     sample = cv2.resize(image, size, interpolation=cv2.INTER_NEAREST)
     blue, green, red = cv2.split(sample)
-    return sample, cv2.max(cv2.max(blue, green), red)
+    brightest = cv2.max(cv2.max(blue, green), red)
+    (white,) = levels_at(brightest, (WHITE_SHARE,))
+    return sample, brightest, int(white)
 
 
 def despeckled(image: np.ndarray) -> np.ndarray | None:

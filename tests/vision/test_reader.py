@@ -9,6 +9,7 @@ import pytest
 import vision.reader as reader_module
 from tests.vision.test_body import grain_below_felt
 from tests.vision.test_frames import speckled
+from tests.vision.test_frames import tinted as tint
 from vision.body import Bodies, find_bodies
 from vision.calibrate import auto_calibrate
 from vision.faces import Face
@@ -553,7 +554,7 @@ def test_white_dice_seen_with_another_light_s_white_balance_are_white_dice():
     channels too, where their side faces and shading stand out as pips; the reader takes the tint out
     (`vision.frames.balanced`) and sees them white, reading them as without the tint."""
     frame, centres = draw_dice([6, 3, 5], face=200, floor=(90, 140, 190))
-    tinted = np.clip(frame * np.array([1.2, 1.0, 0.8]), 0, 255).astype(np.uint8)
+    tinted = tint(frame, 1.2, 0.8)
     assert reader_module._shows_colour(tinted, np.array(centres[0]), 56)
     prepared = DiceReader()._prepare(tinted)
     assert not any(reader_module._shows_colour(prepared.tray, np.array(centre), 56) for centre in centres)
