@@ -8,7 +8,8 @@ three sizes around it, a die read alike at two of them is read for a reason that
 A die only one size saw is left for the player to check (an unreadable region), as a die the reader cannot
 read is; one the sizes read differently keeps the largest value read, with a confidence that flags it: a
 reading loses faint pips far more often than it makes up a pip layout (nell-byler: 44 of the 60 dice read
-wrong read low), as the channels' vote in `vision.faces` holds too.
+wrong read low), as the channels' vote in `vision.faces` holds too. The middle size is read only when the
+other two differ (`unanimous`): most frames' dice are read alike at both.
 """
 
 from __future__ import annotations
@@ -50,6 +51,20 @@ def agree(readings: list[Reading]) -> Reading:
     dice.sort(key=lambda die: die.center[0])
     problem = readings[middle].problem if not dice and not regions and not doubtful else None
     return replace(readings[middle], dice=tuple(dice), unreadable=tuple(regions + doubtful), problem=problem)
+
+
+def unanimous(readings: list[Reading]) -> bool:
+    """Whether `readings` saw the same dice, each read alike, and left nothing unreadable.
+
+    Two of three readings that agree so are most of them on every die: a third can neither outvote a value
+    nor make a die of its own (one reading alone is a doubtful region, `agree`). So the reader reads a third
+    size only when the first two differ. What the third would have added is left out: a lower confidence for
+    a die it read otherwise, and a region for one only it saw, which both others missed whole.
+    """
+    return all(not reading.unreadable for reading in readings) and all(
+        len(seen) == len(readings) and len({die.value for die in seen.values()}) == 1
+        for seen in _same_dice(readings)
+    )
 
 
 def _same_dice(readings: list[Reading]) -> list[dict[int, Die]]:

@@ -95,6 +95,7 @@ How it reads, in order:
    (a twentieth smaller and larger than `WORK_DIE_PX` too), and the dice most of the readings saw, valued
    as most read them, are the frame's (`vision.consensus`): where a pip lands on the pixel grid decides
    some thresholds, and a die read alike at two sizes is read for a reason that holds on the next photo.
+   The middle size is read only when the smallest and the largest differ (`vision.consensus.unanimous`).
    A calibrated reader reads one size: calibration checked it on its camera's dice, and the roll watcher
    asks several frames to agree.
 """
@@ -119,7 +120,7 @@ from vision.body import (
     find_bodies,
 )
 from vision.complete import complete_faces
-from vision.consensus import agree
+from vision.consensus import agree, unanimous
 from vision.faces import FACE_SHADE_SHARE, Face, distances, group_faces, measured_die, vote
 from vision.frames import (
     COLOUR_SPREAD,
@@ -426,7 +427,13 @@ class DiceReader:
         if isinstance(prepared, Reading):
             return prepared
         if self._agreeing:
-            return agree([reader._read_prepared(prepared) for reader in self._agreeing])
+            # The smallest and largest sizes first: where they read the same dice alike, the middle one
+            # cannot change what most sizes read (`unanimous`), and a third of the work is saved.
+            smallest, middle, largest = self._agreeing
+            outer = [smallest._read_prepared(prepared), largest._read_prepared(prepared)]
+            if unanimous(outer):
+                return agree(outer)
+            return agree([outer[0], middle._read_prepared(prepared), outer[1]])
         return self._read_prepared(prepared)
 
     def _prepare(self, frame: Any) -> Prepared | Reading:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision.consensus import agree
+from vision.consensus import agree, unanimous
 from vision.reading import Die, Reading, Region
 
 
@@ -87,3 +87,31 @@ def test_a_die_near_two_groups_joins_the_nearer_so_no_die_comes_out_twice():
     assert agreed.values == [6]  # three values, one each: the largest, doubtful
     assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
     assert [region.center for region in agreed.unreadable] == [(174, 575)]
+
+
+def test_two_readings_of_the_same_dice_read_alike_are_unanimous_in_any_order():
+    assert unanimous([reading(die(3, 100), die(5, 300)), reading(die(5, 302), die(3, 101))])
+    assert unanimous([reading(problem="no dice found"), reading(problem="no dice found")])
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        reading(die(3, 100), die(4, 300)),  # one die read otherwise
+        reading(die(3, 100)),  # one die missed
+        reading(die(3, 100), die(5, 300), die(1, 500)),  # one more die
+        reading(die(3, 100), die(5, 300), unreadable=(Region((500, 100), 40.0, "cut by the frame edge"),)),
+    ],
+)
+def test_readings_that_differ_on_a_die_or_leave_a_region_are_not_unanimous(second):
+    assert not unanimous([reading(die(3, 100), die(5, 300)), second])
+
+
+def test_when_two_readings_are_unanimous_a_third_changes_no_die_s_value():
+    # What `DiceReader.read` relies on to skip the middle size: whatever a third reads, the dice and
+    # their values are those two agreed on.
+    first, second = reading(die(2, 100), die(6, 300)), reading(die(2, 101), die(6, 299))
+    assert unanimous([first, second])
+    thirds = [reading(), reading(die(1, 100), die(5, 300)), reading(die(2, 100), die(6, 300), die(4, 500))]
+    for third in thirds:
+        assert agree([first, third, second]).values == agree([first, second]).values == [2, 6]

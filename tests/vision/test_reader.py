@@ -1622,7 +1622,7 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     assert len(works) == 5 and face is not None and face.value == 1
 
 
-def test_without_a_die_size_from_calibration_a_frame_is_read_at_three_sizes_that_agree(monkeypatch):
+def test_uncalibrated_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_where_they_differ(monkeypatch):
     scales = []
 
     def agree(readings):
@@ -1634,11 +1634,25 @@ def test_without_a_die_size_from_calibration_a_frame_is_read_at_three_sizes_that
     frame, _ = draw_dice([6, 5, 4, 3, 2], die=40)
     assert DiceReader().read(frame).values == [6, 5, 4, 3, 2]
     (asked,) = scales
-    assert asked == pytest.approx([size / reader_module.WORK_DIE_PX * asked[1] for size in AGREEING_DIE_PX])
+    # The smallest and largest sizes read the drawn dice alike, so the middle one is not read.
+    smallest, middle, largest = AGREEING_DIE_PX
+    assert asked[1] / asked[0] == pytest.approx(largest / smallest)
+    middle_scale = asked[0] * middle / smallest
     calibrated = CalibrationProfile(die_size=40 / 480)
     assert DiceReader(calibrated).read(frame).values == [6, 5, 4, 3, 2]
     assert DiceReader(work_die_px=57.0).read(frame).extras["scale"] == pytest.approx(asked[0])
     assert len(scales) == 1  # a calibrated die size, or one size asked for, is read alone
+
+    # Where the outer sizes differ, the middle one is read too, between them.
+    real_read = DiceReader._read_prepared
+
+    def misreading_the_largest(reader, prepared):
+        read = real_read(reader, prepared)
+        return read if reader.work_die_px != largest else replace(read, dice=read.dice[1:])
+
+    monkeypatch.setattr(DiceReader, "_read_prepared", misreading_the_largest)
+    assert DiceReader().read(frame).values == [6, 5, 4, 3, 2]
+    assert scales[-1] == pytest.approx([asked[0], middle_scale, asked[1]])
 
 
 @pytest.mark.parametrize(("smear", "turn"), [(10, 0.0), (10, 100.0), (12, 20.0), (12, 100.0)])
