@@ -645,9 +645,11 @@ def test_faint_dots_read_as_a_two_count_only_on_a_die(on_a_die, values):
     for side in (-1, 1):
         cv2.circle(frame, (x + 15 * side, y + 15 * side), 5, (dots, dots, dots), -1, cv2.LINE_AA)
     reading = DiceReader().read(frame)
-    assert reading.values == values
+    # The faint two lies straight below the five: which of them comes first is a pixel's luck.
+    assert sorted(reading.values) == sorted(values)
     if on_a_die:  # read as faintly as the grain was: the rule, not the reading, tells them apart
-        assert [die.confidence < reader_module.FAINT_CONFIDENCE for die in reading.dice] == [0, 1, 0, 0]
+        faint = {die.value: die.confidence < reader_module.FAINT_CONFIDENCE for die in reading.dice}
+        assert faint == {3: False, 2: True, 5: False, 4: False}
 
 
 def test_a_dot_among_the_stripes_of_a_barcode_is_not_a_die_showing_one():
