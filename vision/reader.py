@@ -12,10 +12,11 @@ How it reads, in order:
 2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
    size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
    when the frame is larger and those see several times as many such pips (dice a small share of a large
-   frame, whose pips the small copy cannot see: `FINER_PAIRS`), or as many as the lone pips of one size the
-   coarser copy resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die
-   bodies, where bodies are witnessed: a pale board's dust specks are lone pips too), unless two dice bodies
-   alike in size confirm the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`).
+   frame, whose pips the small copy cannot see: `FINER_PAIRS`; only twice as many where the small copy's pips
+   are as large as the finer copy's dice), or as many as the lone pips of one size the coarser copy
+   resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die bodies, where
+   bodies are witnessed: a pale board's dust specks are lone pips too), unless two dice bodies alike in size
+   confirm the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`).
    The dice bodies (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies
    when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
    says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
@@ -200,18 +201,26 @@ MAX_DIE_SHARE = 0.4
 # frame, until the smallest die believed shows pips of RESOLVED_PIP_PX; a finer copy's estimate replaces
 # the coarser one when it finds pips with a like-sized neighbour where the coarser found none, or
 # FINER_PAIRS times as many, measuring smaller dice: a face shows three or four pips on average, so a copy
-# that sees the pips sees several times as many as one that took the dice for pips. Where a copy that
+# that sees the pips sees several times as many as one that took the dice for pips. Where the coarser
+# copy's pips are as large as the finer copy's dice, it took them for pips, and TAKEN_DICE_PAIRS times as
+# many are enough: each die shows two pips or more but a 1, and a hand of twos shows fewer than four
+# (matteop65 two_23 from 3x as far, as a Pi still: the 320 px copy took three twos lying close for 98 px
+# pips of one die 701 px wide; the 640 px copy saw 6 paired pips of dice 116 px wide, short of 12, and
+# nothing was read). Only twice: a finer copy that saw 3 pairs of specks against a coarser copy's 2 took a
+# heap of dice for one die, as its coarser copy had (nell-byler 112458 as a Pi still). Where a copy that
 # resolves its pips finds none with such a neighbour, its pips alike in size may be a hand of ones: a finer
 # copy replaces it only with as many pips of its own (`_outweighs`), its lone ones counted on die bodies where
 # bodies are witnessed (`_estimate_die`). (A copy as large as the frame is not used: on the shared photos,
 # read at their own size, it measured pips finer than the reader's tuning expects, and lost hands.)
 RESOLVED_PIP_PX = 3.0
 FINER_PAIRS = 4
+TAKEN_DICE_PAIRS = 2
 # Those copies find pips with a black-hat half the largest die believed (`MAX_DIE_SHARE`): a fifth of the
 # copy's short side, many dice wide where dice are a small share of a large frame, where it fills in the
 # shade between dice and beside them as it fills a pip, and the same pips measured dice otherwise than in the
-# photo as taken. Where finer copies were asked (frames over twice ESTIMATE_SHORT_SIDE), the size found is
-# measured again on the copy that found it with a black-hat KERNEL_DICE dice wide (`_measured_again`).
+# photo as taken. Where finer copies were asked (frames over twice ESTIMATE_SHORT_SIDE), a size found on
+# paired pips is measured again on the copy that found it with a black-hat KERNEL_DICE dice wide
+# (`_measured_again`; one found on a hand of ones' lone pips is not).
 # matteop65 from 3x as far, against each photo as taken: three_34 51.3 -> 54.4 px (57.3 as taken), four_40
 # 69.0 -> 70.2 (70.0), valid_59 65.4 -> 64.1 (65.1); 376 -> 379 hands, those three; every other variant of
 # both sets reads each photo as before. (2 dice wide: 380, but enlarged 2.5x lost dice_45. In every frame,
@@ -938,18 +947,25 @@ class DiceReader:
         while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
             copy *= 2
             finer = self._estimate_die(gray, threshold, short_side, copy, bodies=bodies)
-            if _outweighs(finer, estimate, bodies):
+            if _outweighs(finer, estimate, bodies, self.params["pip_size"]):
                 estimate, measured_on = finer, copy
         if estimate.die is None or copy == ESTIMATE_SHORT_SIDE:
             return estimate.die
-        return self._measured_again(gray, threshold, short_side, measured_on, estimate.die)
+        return self._measured_again(gray, threshold, short_side, measured_on, estimate)
 
     def _measured_again(
-        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, die: float
+        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, estimate: _Estimate
     ) -> float:
-        """`die` (frame pixels, as the copy of `gray` `copy` pixels short measured it) measured again on that
-        copy with a black-hat `KERNEL_DICE` dice wide, where the estimate's own is wider; `die` stands when no
-        pips there have a like-sized neighbour."""
+        """The die size of `estimate` (as the copy of `gray` `copy` pixels short measured it) measured
+        again on that copy with a black-hat `KERNEL_DICE` dice wide, where the estimate's own is wider; it
+        stands when no pips there have a like-sized neighbour, or when it was measured on lone pips (a hand
+        of ones): the narrower black-hat finds their side faces' pips, smaller and foreshortened, in pairs,
+        and those measured smaller dice (matteop65 dice_27 from 3x as far, as a Pi still: three ones of
+        about 105 px measured 98 px on their lone pips, then 76 px on their side faces' pips, and a side
+        face's two was read as a die)."""
+        die = estimate.die
+        if not estimate.pairs:
+            return die
         shrink = _copy_shrink(copy, gray)
         kernel = KERNEL_DICE * die * shrink
         if kernel >= _unsized_kernel(min(gray.shape) * shrink):
@@ -1200,7 +1216,7 @@ class _Estimate(NamedTuple):
     ones: int
 
 
-def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None) -> bool:
+def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None, pip_size: float) -> bool:
     """Whether a finer copy's die size replaces a coarser copy's (`FINER_PAIRS`).
 
     A coarser copy that took the dice for pips sees a handful of blobs; the finer copy that sees their
@@ -1210,14 +1226,17 @@ def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None) -> b
     [1, 1, 1, 1, 1] was read as [1, 2]). So a finer copy must find as many pips as a coarser copy's lone
     pips of one size. Only as many: lone blobs of one size are weaker evidence than pairs. They may be dark
     dice taken whole for pips, with a tray's two screw holes beside them (nell-byler 112905 enlarged), so
-    dice bodies that agree with the finer copy (`SIZES_CONFIRM`) overrule them.
+    dice bodies that agree with the finer copy (`SIZES_CONFIRM`) overrule them. Where the coarser copy's pips
+    (its die times `pip_size`) are alike in size to the finer copy's dice, each of them is a die, and the
+    finer copy needs only `TAKEN_DICE_PAIRS` times as many pairs.
     """
     if finer.die is None:
         return False
     if coarser.die is None:
         return True
     ones = 0 if _sizes_agree(bodies, finer.die, SIZES_CONFIRM) else coarser.ones
-    needed = max(1, FINER_PAIRS * coarser.pairs, ones)
+    took_dice_for_pips = _alike(coarser.die * pip_size, finer.die)
+    needed = max(1, (TAKEN_DICE_PAIRS if took_dice_for_pips else FINER_PAIRS) * coarser.pairs, ones)
     return finer.die < coarser.die and max(finer.pairs, finer.ones) >= needed
 
 

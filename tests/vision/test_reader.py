@@ -146,6 +146,10 @@ def test_two_specks_of_dust_in_a_fine_still_are_not_a_die_showing_two(size, die,
         ((100.0, 6, 0), (50.0, 20, 0), None, False),  # against pairs, several times as many are needed
         ((100.0, 6, 0), (50.0, 24, 0), None, True),
         ((50.0, 0, 0), (60.0, 8, 0), None, False),  # a finer copy only ever measures smaller dice
+        ((701.0, 3, 0), (115.8, 6, 0), None, True),  # its 98 px pips were the finer copy's dice: three twos
+        ((701.0, 3, 0), (160.0, 8, 0), None, False),  # pips under two thirds of the finer copy's dice
+        ((300.0, 3, 0), (115.8, 8, 0), None, False),
+        ((940.0, 2, 0), (130.6, 3, 0), None, False),  # twice as many, as each die shows two pips but a 1
     ],
 )
 def test_a_finer_copy_s_die_size_replaces_a_coarser_one_only_on_more_evidence(
@@ -158,7 +162,9 @@ def test_a_finer_copy_s_die_size_replaces_a_coarser_one_only_on_more_evidence(
             np.array([[100.0, 100.0], [400.0, 100.0], [250.0, 300.0]]), bodies, np.full(3, bodies)
         )
     estimates = reader_module._Estimate(*coarser), reader_module._Estimate(*finer)
-    assert reader_module._outweighs(estimates[1], estimates[0], witnesses) is replaced
+    pip_size = reader_module.DEFAULT_PARAMS["pip_size"]
+    assert pip_size == 0.14  # the cases above are worked out for it
+    assert reader_module._outweighs(estimates[1], estimates[0], witnesses, pip_size) is replaced
 
 
 SPECKS = [(320, 850), (600, 300), (1180, 1200), (900, 1300), (190, 940), (380, 1150), (1350, 450)]
@@ -320,6 +326,25 @@ def test_a_size_a_finer_copy_found_is_measured_again_with_a_black_hat_a_few_dice
         assert asked[-1] == (640, pytest.approx(reader_module.KERNEL_DICE * 51.3 * shrink))
     else:
         assert all(kernel is None for _, kernel in asked)
+
+
+def test_a_size_measured_on_lone_pips_is_not_measured_again(monkeypatch):
+    """matteop65 dice_27 from 3x as far, as a Pi still (3280x2460): the 640 px copy measured three ones of
+    about 105 px at 98 px by their seven lone pips. Measured again with a narrower black-hat, their side
+    faces' smaller pips paired up as 76 px dice, and a side face's two was read as a die."""
+    asked = []
+
+    def estimate(self, gray, threshold, short_side, copy, kernel=None, bodies=None):
+        asked.append((copy, kernel))
+        if kernel is not None:
+            return reader_module._Estimate(75.9, 3, 0)
+        return {320: reader_module._Estimate(None, 0, 0), 640: reader_module._Estimate(98.0, 0, 7)}.get(
+            copy, reader_module._Estimate(99.2, 5, 0)
+        )
+
+    monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
+    die = DiceReader()._die_px(np.zeros((2460, 3280), np.uint8), 7.0, 2460, None)
+    assert (die, asked) == (98.0, [(320, None), (640, None), (1280, None)])
 
 
 def test_bodies_are_looked_for_on_finer_copies_only_while_too_few_are_found(monkeypatch):
