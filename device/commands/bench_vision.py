@@ -39,6 +39,12 @@ a white die's dark pips are blobs as large as the dice of a coarser frame, and t
 bodies see them as bodies (matteop65: 98.0% of hands as taken, 97.2% so). It is the slowest row: nell-byler's
 640x640 photos become 3280x3280.
 
+With both `--distant` and `--still`, each set is also read with every photo from 3x as far, then enlarged
+to a still's width: a whole tray in a Pi camera's still, the same dice a small share of a large frame
+(matteop65's dice about 97 px in 3280x2460, 4% of its height). Finer copies of the frame, not the first
+small one, tell the die size there (`vision.reader.FINER_PAIRS`), and a small copy takes dice lying close
+for the pips of one large die.
+
 With `--tinted`, each set is also read with every photo's blue and red scaled apart (`TINTS`), one way and
 the other, as a camera whose white balance was set for other light sees it: a Pi camera's balance frozen in
 daylight, then a lamp lit. White dice look coloured then, unless the reader takes the tint out
@@ -77,6 +83,7 @@ TIMING_REPEATS = 10  # rounds over the simulated frames; each frame's fastest re
 ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 one a Pi camera's 3200x2400
 DISTANCE = 3  # --distant: a photo fills the middle ninth of the frame it is read in
 RECOMPRESSION_QUALITY = 95  # --recompressed: a camera's "fine" JPEG, which changes the pixels least
+SET_COLUMN = 30  # the table's first column: a set's name and its variant
 STILL_WIDTH = 3280  # --still: a Raspberry Pi camera v2's full still is 3280x2464
 TINTS = {"tinted cool": (1.25, 0.8), "tinted warm": (0.8, 1.25)}  # --tinted: label -> (blue, red) gains
 
@@ -116,7 +123,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     sets = sorted(p.parent for p in args.datasets.glob("*/truth.jsonl")) if args.datasets.is_dir() else []
-    header = f"| {'set':<25} | {'images':>6} | {'die recall':>10} | {'die precision':>13} |"
+    header = f"| {'set':<{SET_COLUMN}} | {'images':>6} | {'die recall':>10} | {'die precision':>13} |"
     header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
@@ -146,7 +153,9 @@ def _variants(
     if recompressed:
         variants[f"re-saved q{RECOMPRESSION_QUALITY}"] = _saved_again
     if still:
-        variants["as a Pi still"] = lambda frame: _enlarged(frame, STILL_WIDTH / frame.shape[1])
+        variants["as a Pi still"] = _as_still
+    if distant and still:
+        variants["far, as a Pi still"] = lambda frame: _as_still(_from_afar(frame))
     if tinted:
         for label, (blue, red) in TINTS.items():
             variants[label] = lambda frame, blue=blue, red=red: _tinted(frame, blue, red)
@@ -157,6 +166,11 @@ def _enlarged(frame: np.ndarray, factor: float) -> np.ndarray:
     """`frame` enlarged `factor` times, bicubic: it overshoots a little at edges, as a camera's own
     sharpening does."""
     return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+
+
+def _as_still(frame: np.ndarray) -> np.ndarray:
+    """`frame` enlarged to `STILL_WIDTH` pixels wide, a Pi camera's still."""
+    return _enlarged(frame, STILL_WIDTH / frame.shape[1])
 
 
 def _tinted(frame: np.ndarray, blue: float, red: float) -> np.ndarray:
@@ -199,20 +213,20 @@ def _rows(folder: Path, variants: dict[str, Callable[[np.ndarray], np.ndarray]])
         try:
             results = read_set(folder / "truth.jsonl", prepare)
         except (ValueError, OSError) as error:
-            yield f"| {name:<25} | {error} |"
+            yield f"| {name:<{SET_COLUMN}} | {error} |"
             return
         runs.append(results)
         m = summarise(results)
         yield (
-            f"| {name:<25} | {m['images']:>6} | {m['die_recall']:>10.1%} |"
+            f"| {name:<{SET_COLUMN}} | {m['images']:>6} | {m['die_recall']:>10.1%} |"
             f" {m['die_precision']:>13.1%} | {m['hand_accuracy']:>13.1%} | {m['ms_median']:>9.1f} |"
             f" {m['ms_p90']:>7.1f} |"
         )
     if variants:
         name = f"{folder.name} every variant"
         yield (
-            f"| {name:<25} | {len(runs[0]):>6} | {'-':>10} | {'-':>13} | {exact_in_every(runs):>13.1%} |"
-            f" {'-':>9} | {'-':>7} |"
+            f"| {name:<{SET_COLUMN}} | {len(runs[0]):>6} | {'-':>10} | {'-':>13} |"
+            f" {exact_in_every(runs):>13.1%} | {'-':>9} | {'-':>7} |"
         )
 
 

@@ -191,8 +191,8 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     ]
 
 
-def _bench_one_variant(tmp_path, capsys, monkeypatch, flag):
-    """Run bench-vision with `flag` on a set of one photo (a die showing 2): (the set's row labels, whether
+def _bench_one_variant(tmp_path, capsys, monkeypatch, *flags):
+    """Run bench-vision with `flags` on a set of one photo (a die showing 2): (the set's row labels, whether
     each row read every hand, the frames the reader was given in order: the photo as taken first)."""
     folder = tmp_path / "tiny"
     (folder / "images").mkdir(parents=True)
@@ -206,7 +206,7 @@ def _bench_one_variant(tmp_path, capsys, monkeypatch, flag):
         return original_read(self, frame)
 
     monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
-    assert main(["bench-vision", "--datasets", str(tmp_path), flag]) == 0
+    assert main(["bench-vision", "--datasets", str(tmp_path), *flags]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
     return [row.split("|")[1].strip() for row in rows], all("100.0%" in row for row in rows), frames
 
@@ -324,3 +324,21 @@ def test_bench_vision_still_reads_every_photo_enlarged_to_a_pi_camera_still_s_wi
     assert all_read
     photo, still = frames[0], frames[1]
     assert still.shape == (photo.shape[0] * 3280 // photo.shape[1], 3280, 3)
+
+
+def test_bench_vision_distant_and_still_also_read_every_photo_from_afar_as_a_pi_still(
+    tmp_path, capsys, monkeypatch
+):
+    """A whole tray in a Pi camera's still: the photo from 3x as far, then enlarged to 3280 px wide."""
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--distant", "--still")
+    assert labels == [
+        "tiny",
+        "tiny from 3x as far",
+        "tiny as a Pi still",
+        "tiny far, as a Pi still",
+        "tiny every variant",
+    ]
+    assert all_read
+    afar, far_still = frames[1], frames[3]
+    assert far_still.shape == (2460, 3280, 3)
+    assert np.array_equal(far_still, bench_vision._as_still(afar))
