@@ -201,13 +201,18 @@ def _smeared(blobs: _Blobs, pip: float, min_fill: float) -> np.ndarray:
     bar = (blobs.roundness >= SMEAR_ROUNDNESS) & (blobs.fill >= SMEAR_FILL) & (width >= SMEAR_WIDTH * pip)
     if not bar.any():
         return bar
-    stretched = (blobs.roundness < SLANT_ROUNDNESS) & (blobs.fill >= min_fill)
-    near = np.hypot(blobs.x[:, None] - blobs.x[None, :], blobs.y[:, None] - blobs.y[None, :])
+    # Bars against stretched blobs only, not every blob against every other: a noisy 8 MP still cuts tens
+    # of thousands of blobs, whose square table of distances would not fit in memory.
+    bars = np.flatnonzero(bar)
+    others = np.flatnonzero((blobs.roundness < SLANT_ROUNDNESS) & (blobs.fill >= min_fill))
+    near = np.hypot(blobs.x[bars, None] - blobs.x[None, others], blobs.y[bars, None] - blobs.y[None, others])
     near = (near <= SMEAR_REACH * pip) & (near > 0)
-    sizes = blobs.diameter[:, None] / blobs.diameter[None, :]
-    turn = np.abs((blobs.angle[:, None] - blobs.angle[None, :] + 90.0) % 180.0 - 90.0)
+    sizes = blobs.diameter[bars, None] / blobs.diameter[None, others]
+    turn = np.abs((blobs.angle[bars, None] - blobs.angle[None, others] + 90.0) % 180.0 - 90.0)
     alike = near & (turn <= BLUR_ANGLE) & (np.maximum(sizes, 1 / sizes) <= SMEAR_SIZES)
-    return bar & (alike & stretched[None, :]).any(axis=1)
+    smeared = np.zeros_like(bar)
+    smeared[bars] = alike.any(axis=1)
+    return smeared
 
 
 def _unmeasured(blobs: _Blobs, labels: np.ndarray, seams: np.ndarray) -> Pips:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.frames import resize
-from vision.pips import _lit_pixels, _stats, find_pips
+from vision.pips import _Blobs, _lit_pixels, _smeared, _stats, find_pips
 
 
 @pytest.mark.parametrize("density", [0.02, 0.2, 0.6])
@@ -171,6 +171,32 @@ def test_a_side_face_s_flat_pips_are_no_smears():
     """A side face seen at a slant: its pips lie one way too, but foreshortening made them narrower than
     the frame's pips where a smear is as wide."""
     assert _found(_face_with_bars((5, 2), (0.0, 0.0)), smear_pip=10.0) == 0
+
+
+def test_smears_are_told_among_the_specks_of_a_noisy_still_without_a_table_of_every_pair():
+    """matteop65 from 3x as far, as a Pi still, with sensor noise: one cut held 71,806 blobs, and a square
+    table of the distances between every two of them asked for 38 GiB. Bars are matched against the
+    stretched blobs only: two bars along one line among 200,000 round specks are told, in little memory."""
+    count = 200_000
+    rng = np.random.default_rng(0)
+    x, y = rng.uniform(0, 3280, count), rng.uniform(0, 2460, count)
+    diameter, roundness, angle = np.full(count, 2.0), np.full(count, 0.9), np.zeros(count)
+    x[:2], y[:2] = (1000.0, 1030.0), (1000.0, 1000.0)
+    diameter[:2], roundness[:2], angle[:2] = 14.0, 0.5, (10.0, 15.0)
+    labels = np.arange(count, dtype=np.int32)
+    blobs = _Blobs(
+        x,
+        y,
+        diameter,
+        roundness,
+        np.ones(count, bool),
+        labels,
+        np.zeros(count),
+        np.ones(count),
+        labels,
+        angle,
+    )
+    assert np.flatnonzero(_smeared(blobs, 10.0, 0.85)).tolist() == [0, 1]
 
 
 @pytest.mark.parametrize("turns", [(30.0,), (30.0, 120.0)])
