@@ -3,8 +3,9 @@
 A camera that looks down at an angle sees, below each die's top face, the side face turned towards it, and
 reads its pips as a die of their own. `vision.faces` drops the side faces whose pips are clearly flatter or
 smaller; seen at 45 to 60 degrees they are neither. But a room is lit from above: a side face gets less light
-than the top face of the same die, so it is darker while its colour (the die's) is the same. Two dice lying
-side by side are lit alike, and dice of another colour are not compared at all.
+than the top face of the same die, so it is darker while its colour (the die's) is the same, or for a white
+die tinted towards the table's, whose light it takes on in shade. Two dice lying side by side are lit alike,
+and dice of another colour are not compared at all.
 
 Light from a window can reach a side face as well as the top. The slant of the view still tells: a camera
 looking straight down sees the top faces face-on, their pips round, and no side faces at all; one that
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.body import ring_colours
+from vision.body import estimate_surface, ring_colours
 from vision.faces import SHADE_RATIO, Face, distances
 from vision.view import BELOW_SLOPE, DOWN, along_and_across, towards_camera, view_axis
 
@@ -33,8 +34,14 @@ SIDE_GAP = 0.9
 # The top face is at least `SHADE_RATIO` lighter (CIELAB L) than its side face, or the camera looks at a slant
 # (`vision.view.view_axis`), and its colour (a*, b*) is at most this far from the side face's: the same die. A
 # face in shade takes on the colour of the light the table reflects (a white die's front face over wood: 10.05
-# from its top), while a die of another set below a die differed by 12.3 and more in the photo sets.
+# from its top), while a die of another set below a die differed by 12.3 and more in the photo sets. A white,
+# gray or black die (its top face this near neutral) has no colour of its own to keep in shade: its side face
+# may take on the table's, all the way (matteop65 four_16 from 3x as far, as a Pi still: 14.1 from its top,
+# 8.1 from the wood). A coloured die's side face keeps its colour: a face between a red die's colour and a
+# white board's below it is a black die (nell-byler 112510).
 ALIKE_CHROMA = 11.0
+# CIELAB's a* and b* of no colour, in OpenCV's 8-bit scale
+NEUTRAL = 128.0
 
 
 def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale: float) -> list[Face]:
@@ -66,7 +73,7 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     if not on_axis.any():  # dice lying apart, as in a tray seen from above: nothing to sample
         return faces
     lab = ring_colours(image, centers, RING_SHARE * die_px)
-    alike = on_axis & (distances(lab[:, 1:], lab[:, 1:]) < ALIKE_CHROMA)
+    alike = on_axis & _alike_in_colour(lab[:, 1:], on_axis, image, centers, die_px)
     shaded = lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0]  # [i, j]: face j in shade beside face i
     way = towards_camera(axis, dx, dy, alike & shaded) if slanted else DOWN
     if not way.any():
@@ -78,3 +85,31 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
         side[index] = bool((side_of[:, index] & ~side).any())
     sides = {id(face) for face, is_side in zip(read, side, strict=True) if is_side}
     return [face for face in faces if id(face) not in sides]
+
+
+def _alike_in_colour(
+    chroma: np.ndarray, pairs: np.ndarray, image: np.ndarray, centers: np.ndarray, die_px: float
+) -> np.ndarray:
+    """[i, j]: face j's colour (a*, b*: rows of `chroma`) may be face i's die's, within `ALIKE_CHROMA` of
+    face i's or, when face i is neutral (a white, gray or black die), of a colour on the way from it to the
+    table's at face j.
+
+    The table's colour is measured (`estimate_surface`) only when one of `pairs` needs it: most side faces are
+    alike enough to their top faces without it.
+    """
+    alike = distances(chroma, chroma) < ALIKE_CHROMA
+    neutral = np.hypot(*(chroma - NEUTRAL).T) < ALIKE_CHROMA
+    open_pairs = pairs & ~alike & neutral[:, None]
+    if not open_pairs.any():
+        return alike
+    surface = estimate_surface(image, die_px)
+    rows, columns = surface.surface_small.shape[:2]
+    ys = np.clip((centers[:, 1] * surface.factor).astype(np.intp), 0, rows - 1)
+    xs = np.clip((centers[:, 0] * surface.factor).astype(np.intp), 0, columns - 1)
+    table = surface.surface_small[ys, xs, 1:].astype(np.float32)
+    to_table = table[None, :, :] - chroma[:, None, :]  # [i, j]: from face i's colour to the table's at face j
+    offset = chroma[None, :, :] - chroma[:, None, :]
+    length = np.maximum((to_table * to_table).sum(axis=2), 1e-6)
+    share = np.clip((offset * to_table).sum(axis=2) / length, 0.0, 1.0)  # how far towards the table
+    tinted = np.linalg.norm(offset - share[:, :, None] * to_table, axis=2) < ALIKE_CHROMA
+    return alike | (open_pairs & tinted)

@@ -107,13 +107,13 @@ def test_a_side_face_read_on_a_body_of_its_own_is_still_its_die_s_side(monkeypat
     assert DiceReader().read(frame).values == [1, 1]
 
 
-def painted_faces(faces):
-    """Read faces (value, centre, face level, roundness of their pips) and a frame with each face painted as
-    a square 30 px wide, of its level, on a table of level 120."""
-    frame = np.full((300, 400, 3), 120, np.uint8)
+def painted_faces(faces, table=(120, 120, 120)):
+    """Read faces (value, centre, face level or BGR colour, roundness of their pips) and a frame with each
+    face painted as a square 30 px wide, of its level or colour, on a table of colour `table` (BGR)."""
+    frame = np.full((300, 400, 3), table, np.uint8)
     read = []
     for value, (x, y), level, roundness in faces:
-        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), (level,) * 3, -1)
+        cv2.rectangle(frame, (x - 15, y - 15), (x + 15, y + 15), np.broadcast_to(level, 3).tolist(), -1)
         read.append(Face((), value, (float(x), float(y)), 40.0, 0.0, 1.0, roundness=roundness))
     return frame, read
 
@@ -126,6 +126,29 @@ def test_a_shaded_face_below_and_to_one_side_of_a_top_face_is_its_side():
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6]
     frame, faces = painted_faces([(6, (200, 146), 225, 1.0), (2, (231, 120), 180, 1.0)])
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6, 2]
+
+
+WOOD = (110, 160, 200)  # BGR: a pine table, CIELAB a* 136, b* 160
+
+
+def test_a_white_die_s_side_face_may_take_on_the_table_s_colour_all_the_way():
+    """A white die's front face in shade over wood, 13.6 from its top face in a* and b* (over `ALIKE_CHROMA`)
+    but on the way from the top face's colour to the wood's, is its side face. A face as far from the top
+    face's colour the other way (bluer) is another die's."""
+    tinted = [(6, (200, 120), 225, 1.0), (2, (200, 150), (140, 160, 180), 1.0)]
+    frame, faces = painted_faces(tinted, WOOD)
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6]
+    bluer = [(6, (200, 120), 225, 1.0), (2, (200, 150), (180, 160, 140), 1.0)]
+    frame, faces = painted_faces(bluer, WOOD)
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6, 2]
+
+
+def test_a_black_die_below_a_red_one_on_a_white_board_is_a_die():
+    """A black die's face lies on the way from a red die's colour to a white board's, darker, just below
+    the red die (nell-byler 112510): a coloured die's side face keeps its colour, so it is a die."""
+    looks = [(3, (200, 120), (40, 40, 200), 1.0), (5, (200, 150), (40, 40, 40), 1.0)]
+    frame, faces = painted_faces(looks, (200, 200, 200))
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [3, 5]
 
 
 def test_a_face_nearly_level_with_a_top_face_is_another_die():
