@@ -98,6 +98,13 @@ class Surface:
     texture: float  # typical Lab distance of the frame from its surface estimate
     nearby_texture: np.ndarray  # the same, in a window `NEARBY_DICE` wide round each place
 
+    def places(self, centers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows and columns of the small copies that hold each image point (rows of x, y of `centers`)."""
+        rows, columns = self.surface_small.shape[:2]
+        ys = np.clip((centers[:, 1] * self.factor).astype(np.intp), 0, rows - 1)
+        xs = np.clip((centers[:, 0] * self.factor).astype(np.intp), 0, columns - 1)
+        return ys, xs
+
 
 def estimate_surface(image: np.ndarray, die_px: float) -> Surface:
     """Model the surface the dice lie on, from a BGR image in which a die is `die_px` wide."""
@@ -135,9 +142,9 @@ def body_contrast(
     (nell-byler 112951: a 1 among dice, 30 against the frame's 5) and a white die on pale wood stands out by
     little (matteop65 dice_26 from afar: a 1 just above the bar against the frame, under it against nearby).
     """
-    face = ring_colours(image, np.array([center], float), radius)[0]
-    sy = min(int(center[1] * surface.factor), surface.surface_small.shape[0] - 1)
-    sx = min(int(center[0] * surface.factor), surface.surface_small.shape[1] - 1)
+    point = np.array([center], float)
+    face = ring_colours(image, point, radius)[0]
+    (sy,), (sx,) = surface.places(point)
     distance = float(colour_distance(face[None, :], surface.surface_small[sy, sx][None, :])[0])
     texture = surface.texture
     if against_nearby:

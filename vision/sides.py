@@ -103,9 +103,7 @@ def _alike_in_colour(
     if not open_pairs.any():
         return alike
     surface = estimate_surface(image, die_px)
-    rows, columns = surface.surface_small.shape[:2]
-    ys = np.clip((centers[:, 1] * surface.factor).astype(np.intp), 0, rows - 1)
-    xs = np.clip((centers[:, 0] * surface.factor).astype(np.intp), 0, columns - 1)
+    ys, xs = surface.places(centers)
     table = surface.surface_small[ys, xs, 1:].astype(np.float32)
     to_table = table[None, :, :] - chroma[:, None, :]  # [i, j]: from face i's colour to the table's at face j
     offset = chroma[None, :, :] - chroma[:, None, :]
