@@ -19,7 +19,7 @@ from statistics import median
 import numpy as np
 
 from vision.pips import SLANT_ROUNDNESS, Pips
-from vision.view import DOWN, along_and_across, squash_direction, towards_camera, view_axis
+from vision.view import DOWN, along_and_across, perspective_way, squash_direction, towards_camera, view_axis
 
 # Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
 # maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
@@ -218,16 +218,17 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
     themselves (`SLANT_ROUNDNESS`). It is in shade (`SHADE_RATIO`: rooms are lit from above), which tells it
     whichever way the camera is turned. Lit alike, it is the one straight below the top face, towards the
     camera: a side face beyond its top face is seen only from nearly straight above, where the top face's pips
-    are round. In a whole frame, the pips' squash and the side faces in shade tell which way the camera lies
-    (`vision.view`: a camera turned on its mount); in a die body's crop (`whole_frame` False), whose few faces
-    tell no way, it is down the frame. So of a flatter face and a face of squashed pips darker than it, or lit
-    alike and straight below it, that face is the side face, unless the flatter one is the side face of yet
-    another face. It needs two pips or more: one pip's roundness is one blob's (the pip of a side face read
-    alone). A layout of four pips or more clearly more squashed than the other face's (`_layout_squash`)
-    counts as squashed pips do: pips a few pixels wide measure round or flat by a pixel, a layout by its span
-    (matteop65 four_48 as a Pi still: the five of a side face in shade below its four had pips rounder than
-    the four's, but its layout 0.52 as high as wide, the four's 0.84). A top face seen at a slant is squashed
-    too (five_13 turned upside down: 0.78), so a layout is only weighed against another.
+    are round. In a whole frame, the pips' squash and the side faces in shade, or perspective on the top
+    faces, tell which way the camera lies (`vision.view`: a camera turned on its mount); in a die body's
+    crop (`whole_frame` False), whose few faces tell no way, it is down the frame. So of a flatter face and a
+    face of squashed pips darker than it, or lit alike and straight below it, that face is the side face,
+    unless the flatter one is the side face of yet another face. It needs two pips or more: one pip's
+    roundness is one blob's (the pip of a side face read alone). A layout of four pips or more clearly more
+    squashed than the other face's (`_layout_squash`) counts as squashed pips do: pips a few pixels wide
+    measure round or flat by a pixel, a layout by its span (matteop65 four_48 as a Pi still: the five of a
+    side face in shade below its four had pips rounder than the four's, but its layout 0.52 as high as wide,
+    the four's 0.84). A top face seen at a slant is squashed too (five_13 turned upside down: 0.78), so a
+    layout is only weighed against another.
     """
     if len(faces) < 2:
         return faces
@@ -246,7 +247,13 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
     right = centers[None, :, 0] - centers[:, None, 0]
     down = centers[None, :, 1] - centers[:, None, 1]
     axis = view_axis([face for face in faces if face.value is not None]) if whole_frame else None
-    way = DOWN if axis is None else towards_camera(axis, right, down, shaded & (distance < 1.1 * die_px))
+    if axis is None:
+        way = DOWN
+    else:
+        # Perspective is judged on top faces alone: side faces lie towards the camera, flatter than their own.
+        tops = [at for at, face in enumerate(faces) if face.value is not None and not side_of[at].any()]
+        nearer = perspective_way(axis, [faces[at] for at in tops], centers[tops], die_px)
+        way = towards_camera(axis, right, down, shaded & (distance < 1.1 * die_px), nearer)
     # [i, j]: how far face j lies below face i, towards the camera, and across that way
     dy, dx = along_and_across(way, right, down)
     layout = np.array([_layout_squash(face, pips) for face in faces])  # NaN (never flatter) under four pips

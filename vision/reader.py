@@ -58,7 +58,8 @@ How it reads, in order:
    below it (or down and to one side: a die turned to the camera), the darker is a side face of the same die
    seen at a slant (`vision.sides`): rooms are lit from above. When the pips are squashed (the camera looks at
    a slant), the lower one is a side face however it is lit. "Below" is towards the camera, which the pips'
-   squash and the shaded faces tell for a camera turned on its mount too.
+   squash and the shaded faces tell for a camera turned on its mount too, or, with no face in shade, the
+   top faces growing rounder towards it (perspective: the near table is seen from higher above).
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
    glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more

@@ -14,7 +14,8 @@ degrees), and then a face of the same colour below a top face (straight down, or
 for a die turned to the camera), closer than two dice can lie, is its side face however it is lit.
 
 "Below" is towards the camera (`vision.view`): down the frame for a camera held upright, along the axis
-its pips are squashed along for one turned on its mount.
+its pips are squashed along for one turned on its mount, the way the side faces in shade lie or, where a
+window lights them as well as their top faces, the way the top faces grow rounder (perspective).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 from vision.body import estimate_surface, ring_colours
 from vision.faces import SHADE_RATIO, Face, distances
-from vision.view import BELOW_SLOPE, DOWN, along_and_across, towards_camera, view_axis
+from vision.view import BELOW_SLOPE, DOWN, along_and_across, perspective_way, towards_camera, view_axis
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
 # (0.09 of the side across its middle) and inside every other pip (0.18 and more from the centre).
@@ -75,7 +76,10 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     lab = ring_colours(image, centers, RING_SHARE * die_px)
     alike = on_axis & _alike_in_colour(lab[:, 1:], on_axis, image, centers, die_px)
     shaded = lab[:, None, 0] > SHADE_RATIO * lab[None, :, 0]  # [i, j]: face j in shade beside face i
-    way = towards_camera(axis, dx, dy, alike & shaded) if slanted else DOWN
+    if slanted:
+        way = towards_camera(axis, dx, dy, alike & shaded, perspective_way(axis, read, centers, die_px))
+    else:
+        way = DOWN
     if not way.any():
         return faces
     towards, _ = along_and_across(way, dx, dy)

@@ -199,3 +199,16 @@ def test_a_side_face_votes_by_its_own_top_face_not_the_next_die_s():
     90). Its own top face is the nearer: it tells the camera lies to the left, and the face is a side."""
     looks = [(3, (280, 164), 225, 0.7), (3, (353, 209), 225, 0.7), (2, (308, 210), 180, 0.7)]
     assert kept_turned_a_quarter(looks, 63.0) == [3, 3]
+
+
+def test_perspective_tells_which_way_a_turned_camera_lies_where_no_side_face_is_in_shade():
+    """A camera turned a quarter, a window lighting the side faces as well as the top faces (matteop65
+    four_15 turned 90): a face lit alike beside a top face may be its side face or the next die. The faces
+    are rounder towards the camera, seen from higher above, so the way the dice grow rounder tells which
+    side of its top face a side face lies, and the face there goes; the next die on the far side stays."""
+    near_right = [(3, (80, 120), 225, 0.6), (6, (200, 120), 225, 0.72), (2, (240, 120), 225, 0.72)]
+    assert kept_turned_a_quarter(near_right, 56.0) == [3, 6]
+    near_left = [(3, (360, 120), 225, 0.6), (6, (240, 120), 225, 0.72), (2, (200, 120), 225, 0.72)]
+    assert kept_turned_a_quarter(near_left, 56.0) == [3, 6]
+    alike = [(3, (80, 120), 225, 0.72), (6, (200, 120), 225, 0.72), (2, (240, 120), 225, 0.72)]
+    assert kept_turned_a_quarter(alike, 56.0) == [3, 6, 2]
