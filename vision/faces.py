@@ -19,7 +19,15 @@ from statistics import median
 import numpy as np
 
 from vision.pips import SLANT_ROUNDNESS, Pips
-from vision.view import DOWN, along_and_across, perspective_way, squash_direction, towards_camera, view_axis
+from vision.view import (
+    CLEARLY_ROUNDER,
+    DOWN,
+    along_and_across,
+    perspective_way,
+    squash_direction,
+    towards_camera,
+    view_axis,
+)
 
 # Pip centres of each face on a unit square (corner pips at 0 and 1, the centre at 0.5): the layout every
 # maker uses, so the sorted pairwise distances are a rotation- and scale-free fingerprint of each value.
@@ -503,8 +511,9 @@ def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def _flatter(roundness: np.ndarray) -> np.ndarray:
-    """[i, j]: i's pips clearly flatter than j's (by half a `ROUNDNESS_STEP`, more than pixel noise)."""
-    return roundness[:, None] < roundness[None, :] - ROUNDNESS_STEP / 2
+    """[i, j]: i's pips clearly flatter than j's (by `CLEARLY_ROUNDER`, half a `ROUNDNESS_STEP`: more than
+    pixel noise)."""
+    return roundness[:, None] < roundness[None, :] - CLEARLY_ROUNDER
 
 
 def _side_pip_beside(members: np.ndarray, pips: Pips) -> bool:

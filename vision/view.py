@@ -30,9 +30,10 @@ DOWN = np.array([0.0, 1.0])  # down the frame (image x, y): towards a camera hel
 # turned white die stood as a die of its own in matteop65 photos taken darker (levels times 0.55: six_24,
 # three_4, valid_25), where its body stands out from the table.
 BELOW_SLOPE = 0.5
-# Perspective tells the way to the camera only where the faces' roundness changes by at least this much
-# across their spread along the axis: half `vision.faces.ROUNDNESS_STEP`, what pixel noise leaves "clearly"
-# rounder there too.
+# Pips this much rounder than others are clearly rounder, beyond pixel noise: half `vision.faces`'
+# `ROUNDNESS_STEP` (a top face's pips against a side face's). `vision.faces` judges side faces' flatter pips
+# by it, and perspective tells the way to the camera only where the faces' roundness changes by at least this
+# much across their spread along the axis.
 CLEARLY_ROUNDER = 0.075
 # ... and only where the faces are squashed along one axis: the weighed mean of their squash axes (doubled
 # angles) at least this share of their weight. A camera's slant squashes every top face alike (matteop65
