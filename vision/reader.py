@@ -932,9 +932,17 @@ class DiceReader:
         """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour, on
         the coarsest copy of the frame that sees them (`FINER_PAIRS`), unless `bodies` confirm the first.
         Where finer copies were asked, that copy measures it again with a narrower black-hat
-        (`_measured_again`)."""
+        (`_measured_again`).
+
+        Bodies smaller than the least die the estimate believes (`MIN_DIE_SHARE`) witness nothing here:
+        they are specks, of a wood's grain or a die's pips, and the lone pips of a hand of ones lie on none
+        of them (matteop65 dice_16 and dice_30 turned 90, from 3x as far, as a Pi still: bodies of 15 px
+        beside ones of about 150 px; the finer copies' ones did not count, and [1, 1] was read as [2, 2]).
+        The bodies still tell the reader's other steps what stands out where."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
+        if bodies is not None and bodies.size < MIN_DIE_SHARE * short_side:
+            bodies = None
         copy = ESTIMATE_SHORT_SIDE
         estimate = self._estimate_die(gray, threshold, short_side, copy)
         if (
@@ -1003,7 +1011,15 @@ class DiceReader:
         of a pip's size may lie beside a hand of ones, not under its pips (matteop65 dice_49 as a Pi still:
         counted only on bodies, the 320 px copy's six lone pips became one, a 1280 px copy's pair of specks
         outweighed it, and five ones were read as [2]). Without witnessed bodies every such pip counts: white
-        dice on pale wood stand out as no body."""
+        dice on pale wood stand out as no body.
+
+        A die the copy took whole for a pip, with its own pip seen on it (`_dice_taken_whole`), is left out,
+        and where no pip has a like-sized neighbour, the pips seen on such dice measure them before other
+        lone blobs, and count as ones without a body under them: the blob round each is its die. Else the
+        median of a lone one's pip and its die, or of its pip and two specks, measures neither: a white die
+        showing 1 on darker wood, alone in an 8 MP still, was read as nothing (matteop65 dice_10 and
+        four_9 turned 90, from 3x as far, as a Pi still: dice of about 190 px measured 688 and 396 px,
+        the second from a cable's dark lengths, each with a glint on it)."""
         shrink = _copy_shrink(copy, gray)
         small = gray if shrink == 1.0 else resize(gray, shrink)
         side = min(small.shape)
@@ -1020,19 +1036,22 @@ class DiceReader:
         if len(pips) == 0:
             return _Estimate(None, 0, 0)
         gaps = np.hypot(pips.x[:, None] - pips.x[None, :], pips.y[:, None] - pips.y[None, :])
+        whole, on_whole = _dice_taken_whole(pips, gaps, self.params["pip_size"])
+        pips, gaps, on_whole = pips.subset(~whole), gaps[~whole][:, ~whole], on_whole[~whole]
         alike = _alike(pips.diameter[:, None], pips.diameter[None, :])
         alike &= pips.dark[:, None] == pips.dark[None, :]
         near = gaps <= 4.5 * np.maximum(pips.diameter[:, None], pips.diameter[None, :])
         np.fill_diagonal(near, False)
         paired = (alike & near).any(axis=1)
-        pip = float(np.median(pips.diameter[paired] if paired.any() else pips.diameter))
+        lone = on_whole if on_whole.any() else np.ones(len(pips), bool)
+        pip = float(np.median(pips.diameter[paired] if paired.any() else pips.diameter[lone]))
         die = pip / self.params["pip_size"] / shrink
         die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
         if paired.any() or not self._pips_resolved(die, copy, gray):
             return _Estimate(die, int(paired.sum()), 0)
         ones = _alike(pips.diameter, pip)
         if _witnessed(bodies):
-            ones &= _on_bodies(np.stack([pips.x, pips.y], axis=1) / shrink, bodies)
+            ones &= _on_bodies(np.stack([pips.x, pips.y], axis=1) / shrink, bodies) | on_whole
         return _Estimate(die, 0, int(ones.sum()))
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
@@ -1239,6 +1258,21 @@ def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None, pip_
     took_dice_for_pips = _alike(coarser.die * pip_size, finer.die)
     needed = max(1, (TAKEN_DICE_PAIRS if took_dice_for_pips else FINER_PAIRS) * coarser.pairs, ones)
     return finer.die < coarser.die and max(finer.pairs, finer.ones) >= needed
+
+
+def _dice_taken_whole(pips: Pips, gaps: np.ndarray, pip_size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which of `pips` (`gaps` apart) are whole dice a copy of the frame took for pips, and which are the
+    pips it saw on them: a blob of the other polarity inside another, alike in size to that one's
+    `pip_size` share, is a pip on its die (a white die on darker wood is a light blob round its dark pip).
+    A glint on a glossy pip is a blob of the other polarity inside it too, but a glint that size (a tenth
+    to a fifth of the pip) is under `find_pips`' least blob of 2 px unless the copy's pips are 10 px or
+    more, and the copies estimated on see pips a few pixels wide."""
+    on = (
+        (gaps < 0.5 * pips.diameter[:, None])
+        & _alike(pips.diameter[None, :], pip_size * pips.diameter[:, None])
+        & (pips.dark[:, None] != pips.dark[None, :])
+    )  # [i, j]: blob j lies on blob i
+    return on.any(axis=1), on.any(axis=0)
 
 
 def _alike(sizes: np.ndarray, others: np.ndarray | float) -> np.ndarray:

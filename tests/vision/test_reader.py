@@ -8,6 +8,7 @@ import pytest
 
 import vision.reader as reader_module
 from tests.vision.test_body import grain_below_felt
+from tests.vision.test_faces import pips_at
 from tests.vision.test_frames import speckled
 from tests.vision.test_frames import tinted as tint
 from vision.body import Bodies, find_bodies
@@ -117,6 +118,40 @@ def test_a_hand_of_ones_in_a_still_is_measured_by_their_pips_not_by_a_pair_of_sp
     reading = DiceReader().read(frame)
     assert reading.values == [1, 1, 1, 1, 1]
     assert reading.extras["die_px"] > 200
+
+
+@pytest.mark.parametrize("die", [120, 160])
+def test_a_lone_die_showing_one_in_a_still_is_measured_by_its_pip_not_by_its_body(die):
+    """A white die showing 1, alone on a darker floor in an 8 MP still: a copy of the frame sees the die
+    itself as a light blob round its dark pip, and the median of the two blobs measured a die four or five
+    times its size, at which nothing was read (matteop65 dice_10 turned 90, from 3x as far, as a Pi
+    still). The light blob round the pip is its die."""
+    frame, _ = draw_dice([1], size=(3280, 2464), die=die, floor=150)
+    reading = DiceReader().read(frame)
+    assert reading.values == [1]
+    assert reading.extras["die_px"] < 1.5 * die
+
+
+@pytest.mark.parametrize(
+    ("inner", "offset", "dark", "whole"),
+    [
+        (5.0, 0.0, False, True),  # a dark pip on a light die
+        (5.0, 14.0, False, True),  # anywhere on it: a two's pip lies off its centre
+        (5.0, 0.0, True, False),  # a darker spot on a dark blob: no die's pip
+        (5.0, 20.0, False, False),  # beside the blob, not on it
+        (15.0, 0.0, False, False),  # too large for its pip: a light ring round a dark blob
+        (2.0, 0.0, False, False),  # too small for its pip
+    ],
+)
+def test_a_blob_with_a_pip_of_the_other_polarity_on_it_is_a_die_taken_whole(inner, offset, dark, whole):
+    """`_dice_taken_whole`: a 36 px blob (light, where `dark` is False) and a dark blob `inner` px wide
+    `offset` px from its centre; a die's pip is `pip_size` (0.14) of it, 5 px."""
+    pips = pips_at([(60.0, 60.0), (60.0 + offset, 60.0)], [36.0, inner])
+    pips.dark[0] = dark
+    gaps = np.abs(pips.x[:, None] - pips.x[None, :])
+    taken, on_them = reader_module._dice_taken_whole(pips, gaps, 0.14)
+    assert taken.tolist() == [whole, False]
+    assert on_them.tolist() == [False, whole]
 
 
 @pytest.mark.parametrize("size, die, speck", [((2000, 1500), 175, 7), ((3280, 2464), 270, 10)])
@@ -272,6 +307,26 @@ def test_bodies_confirm_the_coarse_copy_s_die_size_only_when_it_resolved_the_pip
     bodies = Bodies(np.array([[400.0, 400.0], [700.0, 500.0], [900.0, 800.0]]), coarse, np.full(3, coarse))
     die = DiceReader()._die_px(gray, 20.0, 1440, bodies)
     assert (die, asked) == ((coarse, [320]) if confirmed else (50.0, [320, 640, 1280, 640]))
+
+
+@pytest.mark.parametrize(("body", "die"), [(15.0, 150.0), (80.0, 956.0)])
+def test_bodies_smaller_than_the_least_die_believed_witness_no_die_size(monkeypatch, body, die):
+    """matteop65 dice_16 turned 90, from 3x as far, as a Pi still (3280x4373): the 320 px copy took one of
+    two ones, about 150 px wide, for the lone pip of a die 956 px wide. The 640 px copy saw both ones' pips,
+    lone and alike, but bodies of 15 px, specks of the wood's grain, were witnessed and the pips lay on
+    none, so they were no ones and did not outweigh the coarser copy: [1, 1] was read as [2, 2]. Bodies
+    under the least die believed (2% of the short side, 66 px) are no dice and witness nothing; bodies of
+    a die's size still do."""
+
+    def estimate(self, gray, threshold, short_side, copy, kernel=None, bodies=None):
+        if copy == 320:
+            return reader_module._Estimate(956.0, 0, 1)
+        return reader_module._Estimate(150.0, 0, 0 if bodies is not None else 2)
+
+    monkeypatch.setattr(DiceReader, "_estimate_die", estimate)
+    gray = np.zeros((4373, 3280), np.uint8)
+    bodies = Bodies(np.array([[400.0, 400.0], [700.0, 500.0], [900.0, 800.0]]), body, np.full(3, body))
+    assert DiceReader()._die_px(gray, 20.0, 3280, bodies) == die
 
 
 @pytest.mark.parametrize(("sizes", "confirmed"), [((51.0, 136.0), False), ((100.0, 110.0), True)])
