@@ -15,8 +15,10 @@ How it reads, in order:
    frame, whose pips the small copy cannot see: `FINER_PAIRS`; only twice as many where the small copy's pips
    are as large as the finer copy's dice), or as many as the lone pips of one size the coarser copy
    resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die bodies, where
-   bodies are witnessed: a pale board's dust specks are lone pips too), unless two dice bodies alike in size
-   confirm the small copy's size and that copy resolved the pips it measured (`SIZES_CONFIRM`).
+   bodies as large as a die are witnessed: a pale board's dust specks are lone pips too), unless two dice
+   bodies alike in size confirm the small copy's size and that copy resolved the pips it measured
+   (`SIZES_CONFIRM`). A blob with a pip of the other polarity on it is a die a copy took whole for a pip:
+   it is left out, and its pip, a lone one's, measures it before specks do (`_dice_taken_whole`).
    The dice bodies (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies
    when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
    says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
@@ -937,7 +939,8 @@ class DiceReader:
         Bodies smaller than the least die the estimate believes (`MIN_DIE_SHARE`) witness nothing here:
         they are specks, of a wood's grain or a die's pips, and the lone pips of a hand of ones lie on none
         of them (matteop65 dice_16 and dice_30 turned 90, from 3x as far, as a Pi still: bodies of 15 px
-        beside ones of about 150 px; the finer copies' ones did not count, and [1, 1] was read as [2, 2]).
+        beside ones of about 150 px; the finer copies' ones did not count, and dice_16's [1, 1] was read as
+        [2, 2]).
         The bodies still tell the reader's other steps what stands out where."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
