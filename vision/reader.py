@@ -940,8 +940,7 @@ class DiceReader:
         they are specks, of a wood's grain or a die's pips, and the lone pips of a hand of ones lie on none
         of them (matteop65 dice_16 and dice_30 turned 90, from 3x as far, as a Pi still: bodies of 15 px
         beside ones of about 150 px; the finer copies' ones did not count, and dice_16's [1, 1] was read as
-        [2, 2]).
-        The bodies still tell the reader's other steps what stands out where."""
+        [2, 2]). The bodies still tell the reader's other steps what stands out where."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
         if bodies is not None and bodies.size < MIN_DIE_SHARE * short_side:

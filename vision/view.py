@@ -74,13 +74,18 @@ def view_axis(faces: Sequence[Face]) -> np.ndarray | None:
     straight down squashes nothing, and its side faces are told by their shade alone."""
     if not faces or np.median([face.roundness for face in faces]) >= SLANT_ROUNDNESS:
         return None
-    angles = np.array([face.squash_angle for face in faces])
-    known = ~np.isnan(angles)
-    weights = 1.0 - np.array([face.roundness for face in faces])
-    angle = squash_direction(angles[known], weights[known])  # NaN when none is known
+    angle = squash_direction(*_squash_axes(faces))  # NaN when none is known
     if np.isnan(angle):
         return DOWN
     return np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])  # 0..180 degrees: y >= 0
+
+
+def _squash_axes(faces: Sequence[Face]) -> tuple[np.ndarray, np.ndarray]:
+    """The axes `faces` are squashed along (`Face.squash_angle`, degrees), where known, and their weights:
+    the flatter a face, the more it tells."""
+    angles = np.array([face.squash_angle for face in faces])
+    known = ~np.isnan(angles)
+    return angles[known], 1.0 - np.array([face.roundness for face in faces])[known]
 
 
 def along_and_across(way: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -130,10 +135,8 @@ def perspective_way(
     along = centers @ axis / die_px
     if along.size < 2 or np.ptp(along) < 1.0:
         return np.zeros(2)
-    roundness = np.array([face.roundness for face in faces])
-    angles = np.array([face.squash_angle for face in faces])
-    known = ~np.isnan(angles)
-    if squash_agreement(angles[known], 1.0 - roundness[known]) < AGREED_SQUASH:
+    if squash_agreement(*_squash_axes(faces)) < AGREED_SQUASH:
         return np.zeros(2)
+    roundness = np.array([face.roundness for face in faces])
     change = float(np.polyfit(along, roundness, 1)[0]) * np.ptp(along)
     return axis * np.sign(change) if abs(change) >= CLEARLY_ROUNDER else np.zeros(2)
