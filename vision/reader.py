@@ -18,7 +18,9 @@ How it reads, in order:
    bodies as large as a die are witnessed: a pale board's dust specks are lone pips too), unless two dice
    bodies alike in size confirm the small copy's size and that copy resolved the pips it measured
    (`SIZES_CONFIRM`). A blob with a pip of the other polarity on it is a die a copy took whole for a pip:
-   it is left out, and its pip, a lone one's, measures it before specks do (`_dice_taken_whole`).
+   it is left out, and its pip, a lone one's, measures it before specks do (`_dice_taken_whole`). Lone
+   pips a finer copy sees again as they were weigh as pairs against other dice it measures
+   (`_seen_again`): the smaller blobs beside them may be dust.
    The dice bodies (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies
    when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
    says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
@@ -1049,12 +1051,13 @@ class DiceReader:
         pip = float(np.median(pips.diameter[paired] if paired.any() else pips.diameter[lone]))
         die = pip / self.params["pip_size"] / shrink
         die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
+        blobs = np.stack([pips.x / shrink, pips.y / shrink, pips.diameter / shrink, pips.dark], axis=1)
         if paired.any() or not self._pips_resolved(die, copy, gray):
-            return _Estimate(die, int(paired.sum()), 0)
+            return _Estimate(die, int(paired.sum()), 0, blobs)
         ones = _alike(pips.diameter, pip)
         if _witnessed(bodies):
             ones &= _on_bodies(np.stack([pips.x, pips.y], axis=1) / shrink, bodies) | on_whole
-        return _Estimate(die, 0, int(ones.sum()))
+        return _Estimate(die, 0, int(ones.sum()), blobs, blobs[ones])
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
@@ -1227,6 +1230,9 @@ def _witnessed(bodies: Bodies | None) -> bool:
     return bodies is not None and int(_alike(bodies.sizes, bodies.size).sum()) >= SIZE_WITNESSES
 
 
+_NO_BLOBS = np.zeros((0, 4))
+
+
 class _Estimate(NamedTuple):
     """A die size measured on one copy of the frame (`DiceReader._estimate_die`)."""
 
@@ -1236,6 +1242,25 @@ class _Estimate(NamedTuple):
     # their median (and lie on a die body, where witnessed bodies were given): they may be the pips of a hand
     # of ones, which measure its dice too.
     ones: int
+    # The blobs it kept (dice it took whole left out): x, y, diameter and 1 for a dark one, in frame pixels
+    blobs: np.ndarray = _NO_BLOBS
+    ones_at: np.ndarray = _NO_BLOBS  # those of them counted as `ones`
+
+
+def _seen_again(ones_at: np.ndarray, blobs: np.ndarray) -> bool:
+    """Whether every one of a coarser copy's lone pips (`ones_at`, `_Estimate`'s frame-pixel rows) is
+    among a finer copy's `blobs` again: one of its polarity and alike in size within half its diameter of
+    its centre. Then the finer copy sees the same pips, none resolved into a die's several pips, and the
+    smaller blobs beside them that it measured may be specks."""
+    if len(ones_at) == 0 or len(blobs) == 0:
+        return False
+    gaps = distances(ones_at[:, :2], blobs[:, :2])
+    again = (
+        (gaps < 0.5 * ones_at[:, 2:3])
+        & _alike(blobs[None, :, 2], ones_at[:, 2:3])
+        & (blobs[None, :, 3] == ones_at[:, 3:4])
+    )
+    return bool(again.any(axis=1).all())
 
 
 def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None, pip_size: float) -> bool:
@@ -1250,13 +1275,24 @@ def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None, pip_
     dice taken whole for pips, with a tray's two screw holes beside them (nell-byler 112905 enlarged), so
     dice bodies that agree with the finer copy (`SIZES_CONFIRM`) overrule them. Where the coarser copy's pips
     (its die times `pip_size`) are alike in size to the finer copy's dice, each of them is a die, and the
-    finer copy needs only `TAKEN_DICE_PAIRS` times as many pairs.
+    finer copy needs only `TAKEN_DICE_PAIRS` times as many pairs. Lone pips that a finer copy sees again
+    as they were (`_seen_again`: it resolved none into a die's several pips), where it measures other
+    dice than the coarser copy, weigh as pairs do, so it needs `FINER_PAIRS` times as many: a die showing
+    1 alone in an 8 MP still, with two specks of dust on the tray, was read as [2], the 1280 px copy
+    having measured dice of 82 px on the specks for one of 220 px. Not more than that: a dark cable or a
+    shadow is a lone blob that every copy sees, and a hand beside it shows the finer copy a dozen pairs or
+    more (matteop65 five_29 turned 90, far, as a Pi still: 15 pairs, read as nothing when a blob seen
+    again kept the coarser size outright). A finer copy that measures the same ones a little smaller
+    measures them better (matteop65 dice_13 as a Pi still: 266 px on the 640 px copy for 284 on the
+    320 px one, at which a side face's pip joined a one to read [1, 2]).
     """
     if finer.die is None:
         return False
     if coarser.die is None:
         return True
     ones = 0 if _sizes_agree(bodies, finer.die, SIZES_CONFIRM) else coarser.ones
+    if ones and not _alike(finer.die, coarser.die) and _seen_again(coarser.ones_at, finer.blobs):
+        ones *= FINER_PAIRS
     took_dice_for_pips = _alike(coarser.die * pip_size, finer.die)
     needed = max(1, (TAKEN_DICE_PAIRS if took_dice_for_pips else FINER_PAIRS) * coarser.pairs, ones)
     return finer.die < coarser.die and max(finer.pairs, finer.ones) >= needed

@@ -132,6 +132,45 @@ def test_a_lone_die_showing_one_in_a_still_is_measured_by_its_pip_not_by_its_bod
     assert reading.extras["die_px"] < 1.5 * die
 
 
+@pytest.mark.parametrize(("gap", "floor"), [(60, 150), (30, 150), (60, 225)])
+def test_a_lone_die_showing_one_in_a_still_is_measured_by_its_pip_not_by_dust_beside_it(gap, floor):
+    """A white die showing 1, alone in an 8 MP still on a darker or a white floor, and two dust specks
+    `gap` px apart (each alone, or a pair): the 320 px copy resolves the one's pip; a finer copy sees that
+    pip again and the specks too, whose size it measured (dice of 82 px for a 220 px die), and the specks
+    were read as a 2 where the one was lost. The finer copy saw the one's pip as it is, not a die's
+    several pips."""
+    frame, _ = draw_dice([1], size=(3280, 2464), die=220, floor=floor)
+    for x in (600, 600 + gap):
+        cv2.circle(frame, (x, 2000), 5, (40, 40, 40), -1, cv2.LINE_AA)
+    reading = DiceReader().read(frame)
+    assert reading.values == [1]
+    assert reading.extras["die_px"] > 200
+
+
+@pytest.mark.parametrize(
+    ("again", "pairs", "die", "replaced"),
+    [
+        ((1000.0, 1000.0, 40.0, 1.0), 2, 80.0, False),  # the coarser copy's one, seen again as it was
+        ((1010.0, 995.0, 34.0, 1.0), 2, 80.0, False),  # a little off and smaller: the finer pixel grid
+        ((1000.0, 1000.0, 40.0, 1.0), 4, 80.0, True),  # as many pairs as `FINER_PAIRS` outweigh it
+        ((1000.0, 1000.0, 40.0, 1.0), 2, 260.0, True),  # the same dice measured a little smaller
+        ((1000.0, 1000.0, 40.0, 0.0), 2, 80.0, True),  # a light blob there is no dark pip seen again
+        ((1000.0, 1000.0, 12.0, 1.0), 2, 80.0, True),  # a smaller blob there is one of a die's several pips
+        ((1040.0, 1000.0, 40.0, 1.0), 2, 80.0, True),  # beside it, not on it
+    ],
+)
+def test_lone_pips_a_finer_copy_sees_again_weigh_as_pairs_against_it(again, pairs, die, replaced):
+    """`_outweighs` with the blobs each copy saw (`_Estimate.blobs`, frame pixels: x, y, diameter, dark):
+    a coarser copy's lone dark pip of 40 px, a die of 286 px, and a finer copy that measured dice `die` px
+    wide on `pairs` pips with a like-sized neighbour (specks) far from it, and saw `again` besides."""
+    one = np.array([[1000.0, 1000.0, 40.0, 1.0]])
+    specks = np.array([[300.0, 2000.0, 11.0, 1.0], [330.0, 2000.0, 11.0, 1.0]])
+    coarser = reader_module._Estimate(286.0, 0, 1, one, one)
+    finer = reader_module._Estimate(die, pairs, 0, np.vstack([specks, [again]]))
+    assert reader_module.FINER_PAIRS == 4  # the cases above are worked out for it
+    assert reader_module._outweighs(finer, coarser, None, 0.14) is replaced
+
+
 @pytest.mark.parametrize(
     ("inner", "offset", "dark", "whole"),
     [
