@@ -251,6 +251,21 @@ def test_bench_vision_tinted_reads_every_photo_with_its_blue_and_red_scaled_apar
         assert np.abs(tinted[:, :, 2] - np.minimum(255, red * photo[:, :, 2])).max() <= 1
 
 
+def test_bench_vision_noisy_reads_every_photo_with_sensor_noise_the_same_each_run(
+    tmp_path, capsys, monkeypatch
+):
+    """Every level moved by a normal draw of `NOISE_SIGMA` levels, clipped to 0..255: its size kept, the
+    jitter a live frame has, and the same draws each run, so the row is read alike every time."""
+    labels, all_read, frames = _bench_one_variant(tmp_path, capsys, monkeypatch, "--noisy")
+    assert labels == ["tiny", "tiny with sensor noise", "tiny every variant"]
+    assert all_read
+    photo, noisy = frames[0].astype(float), frames[1].astype(float)
+    assert noisy.shape == photo.shape and frames[1].dtype == np.uint8
+    unclipped = (photo > 20) & (photo < 235)
+    assert np.std((noisy - photo)[unclipped]) == pytest.approx(bench_vision.NOISE_SIGMA, rel=0.05)
+    assert np.array_equal(bench_vision._noisy(frames[0]), frames[1])
+
+
 def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
     """Photo a is misread turned a quarter round, photo b turned a half round: each turned row reads half
     the hands, and no hand is read right in every variant (neither the worst row nor their mean)."""
