@@ -58,8 +58,9 @@ each time). A photo's JPEG encoder, and a phone's denoiser before it, took out m
 jitter a live camera frame has: the shared photos' gray jitters by a median 0 or 1 level from one pixel to
 the next (the reader's `_grain`), these noisy photos' by 3. Readings that rest on a faint pip or a blob at
 the threshold change (hands read exactly with noise: matteop65 96.7% against 98.0% as taken, nell-byler 70.5%
-against 80.0%). Smoothing the frame first lost more: on every second nell-byler photo with noise, 64 hands
-of 100 after a Gaussian of 1 pixel and 68 after a 3x3 median, against 72 unsmoothed.
+against 80.0%). Smoothing the frame first lost more: on every second nell-byler photo with noise of 4 levels
+(truncated to whole levels, not rounded), 64 hands of 100 after a Gaussian of 1 pixel and 68 after a 3x3
+median, against 72 unsmoothed.
 
 With any of them, each set gets one more row: the share of its photos read exactly in every variant, as taken
 included. Every variant shows the same dice, so a hand read right in some and wrong in others rests on a
@@ -96,7 +97,7 @@ SET_COLUMN = 30  # the table's first column: a set's name and its variant
 STILL_WIDTH = 3280  # --still: a Raspberry Pi camera v2's full still is 3280x2464
 TINTS = {"tinted cool": (1.25, 0.8), "tinted warm": (0.8, 1.25)}  # --tinted: label -> (blue, red) gains
 NOISE_SIGMA = 4.0  # --noisy: the standard deviation of the sensor noise added to every level
-NOISE_SEED = 0
+NOISE_SEED = 0  # --noisy: every run and every photo of a size get the same draws
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -143,9 +144,7 @@ def handle(args: argparse.Namespace) -> int:
     header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
-    variants = _variants(
-        args.turned, args.enlarged, args.distant, args.recompressed, args.still, args.tinted, args.noisy
-    )
+    variants = _variants(args)
     for folder in sets:
         for row in _rows(folder, variants):
             print(row)
@@ -156,28 +155,27 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _variants(
-    turned: bool, enlarged: bool, distant: bool, recompressed: bool, still: bool, tinted: bool, noisy: bool
-) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
-    """The photo variants asked for, by row label: each changes a photo before it is read (untimed)."""
+def _variants(args: argparse.Namespace) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """The photo variants the command line's flags ask for, by row label: each changes a photo before it is
+    read (untimed)."""
     variants = {}
-    if turned:
+    if args.turned:
         for label, code in TURNS.items():
             variants[label] = lambda frame, code=code: cv2.rotate(frame, code)
-    if enlarged:
+    if args.enlarged:
         variants[f"enlarged {ENLARGEMENT}x"] = lambda frame: _enlarged(frame, ENLARGEMENT)
-    if distant:
+    if args.distant:
         variants[f"from {DISTANCE}x as far"] = _from_afar
-    if recompressed:
+    if args.recompressed:
         variants[f"re-saved q{RECOMPRESSION_QUALITY}"] = _saved_again
-    if still:
+    if args.still:
         variants["as a Pi still"] = _as_still
-    if distant and still:
+    if args.distant and args.still:
         variants["far, as a Pi still"] = lambda frame: _as_still(_from_afar(frame))
-    if tinted:
+    if args.tinted:
         for label, (blue, red) in TINTS.items():
             variants[label] = lambda frame, blue=blue, red=red: _tinted(frame, blue, red)
-    if noisy:
+    if args.noisy:
         variants["with sensor noise"] = _noisy
     return variants
 
