@@ -28,7 +28,8 @@ def agree(readings: list[Reading]) -> Reading:
     equally often, the largest).
 
     A die's confidence is scaled by the share of readings that read its value, so one the sizes disagree
-    on is doubtful (the game asks). Regions come from the middle reading, less those on an agreed die.
+    on is doubtful (the game asks). Regions come from the middle reading, less those on an agreed die. Of
+    two agreed dice one on the other, the surer stays (`_apart`).
     """
     middle = len(readings) // 2
     dice, doubtful = [], []
@@ -45,12 +46,40 @@ def agree(readings: list[Reading]) -> Reading:
             doubtful.append(Region(die.center, die.size, "seen at fewer than most working sizes"))
         else:
             dice.append(replace(die, confidence=die.confidence * counts[value] / len(readings)))
+    dice = _apart(dice)
     regions = [
         region for region in readings[middle].unreadable if not any(_near(region, die) for die in dice)
     ]
     dice.sort(key=lambda die: die.center[0])
     problem = readings[middle].problem if not dice and not regions and not doubtful else None
     return replace(readings[middle], dice=tuple(dice), unreadable=tuple(regions + doubtful), problem=problem)
+
+
+def _apart(dice: list[Die]) -> list[Die]:
+    """`dice` less each that lies on a surer one (higher confidence, then value, `_on`): two dice cannot
+    lie so, so those are one die that two groups of readings each took.
+
+    A size that reads one die as two parts begins two groups (`_same_dice`), and the other sizes' readings
+    of the whole die, between the parts, may each join another: the die came out twice (matteop65 two_49
+    with sensor noise, both of two twos; two_35 enlarged 2.5 times). Grouping by where a group's dice lie
+    on average, rather than by the die it began with, joined those too, but it regrouped dice elsewhere:
+    nell-byler lost three hands, as taken and turned 90. A die one size alone saw on an agreed die stays a
+    region: left out, four of nell-byler's hands read wrong (as taken, turned 90 and 180) and one of
+    matteop65's from 3x as far were no longer flagged.
+    """
+    kept: list[Die] = []
+    for die in sorted(dice, key=lambda die: (die.confidence, die.value), reverse=True):
+        if not any(_on(die, other) for other in kept):
+            kept.append(die)
+    return kept
+
+
+def _on(die: Die, other: Die) -> bool:
+    """Whether one of two dice lies on the other: its centre within half the smaller die's side of the
+    other's. Not the larger's (`_near`): a false die read from two dice's pips is as large as both, and
+    its neighbours lie within half its side (matteop65 three_37 from 3x as far: a two 105 px wide between
+    threes of 42)."""
+    return math.dist(die.center, other.center) < SAME_DIE_SHARE * min(die.size, other.size)
 
 
 def unanimous(readings: list[Reading]) -> bool:

@@ -89,6 +89,41 @@ def test_a_die_near_two_groups_joins_the_nearer_so_no_die_comes_out_twice():
     assert [region.center for region in agreed.unreadable] == [(174, 575)]
 
 
+def test_a_die_one_size_read_as_two_parts_comes_out_once():
+    """The smallest size reads a two's pips as two ones; the other sizes read the two between them, each a
+    little nearer another one, so each joins another group. Each group made a two of its own, and the die
+    came out twice, a few pixels apart (matteop65 two_49 with sensor noise). Two dice cannot lie within half
+    a die of each other: it is one die."""
+    agreed = agree(
+        [
+            reading(die(1, 162, y=317, size=26), die(1, 170, y=344, size=26)),
+            reading(die(2, 166, y=330, size=40)),
+            reading(die(2, 166, y=331, size=40)),
+        ]
+    )
+    assert agreed.values == [2]
+    assert agreed.unreadable == ()
+
+
+def test_of_two_dice_agreed_on_one_spot_the_surer_stays():
+    agreed = agree(
+        [
+            reading(die(1, 162, y=317, size=26), die(1, 170, y=344, size=26)),
+            reading(die(2, 166, y=330, size=40, confidence=0.6)),
+            reading(die(3, 166, y=331, size=40, confidence=0.9)),
+        ]
+    )
+    assert agreed.values == [3]
+    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
+
+
+def test_dice_within_a_large_die_s_reach_but_not_on_each_other_all_stay():
+    # matteop65 three_37 from 3x as far: a two read from two threes' pips is as wide as both; each three
+    # lies within half its side, but not within half of its own.
+    hand = reading(die(3, 100, size=42), die(2, 150, size=105), die(3, 200, size=42))
+    assert agree([hand, hand, hand]).values == [3, 2, 3]
+
+
 def test_two_readings_of_the_same_dice_read_alike_are_unanimous_in_any_order():
     assert unanimous([reading(die(3, 100), die(5, 300)), reading(die(5, 302), die(3, 101))])
     assert unanimous([reading(problem="no dice found"), reading(problem="no dice found")])
