@@ -63,9 +63,9 @@ def _apart(dice: list[Die]) -> list[Die]:
     of the whole die, between the parts, may each join another: the die came out twice (matteop65 two_49
     with sensor noise, both of two twos; two_35 enlarged 2.5 times). Grouping by where a group's dice lie
     on average, rather than by the die it began with, joined those too, but it regrouped dice elsewhere:
-    nell-byler lost three hands, as taken and turned 90. A die one size alone saw on an agreed die stays a
-    region: left out, four of nell-byler's hands read wrong (as taken, turned 90 and 180) and one of
-    matteop65's from 3x as far were no longer flagged.
+    nell-byler lost five hands over four of its bench rows. A die one size alone saw on an agreed die stays
+    a region: left out, three of nell-byler's hands read wrong (one each as taken, turned 90 and turned
+    180) and one of matteop65's from 3x as far were no longer flagged.
     """
     kept: list[Die] = []
     for die in sorted(dice, key=lambda die: (die.confidence, die.value), reverse=True):
