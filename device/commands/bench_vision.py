@@ -57,7 +57,7 @@ normal distribution of `NOISE_SIGMA` levels (the same draws for every photo of a
 each time). A photo's JPEG encoder, and a phone's denoiser before it, took out most of the pixel-to-pixel
 jitter a live camera frame has: the shared photos' gray jitters by a median 0 or 1 level from one pixel to
 the next (the reader's `_grain`), these noisy photos' by 3. Readings that rest on a faint pip or a blob at
-the threshold change (hands read exactly with noise: matteop65 96.7% against 98.0% as taken, nell-byler 70.5%
+the threshold change (hands read exactly with noise: matteop65 97.0% against 98.0% as taken, nell-byler 70.5%
 against 80.0%). Smoothing the frame first lost more: on every second nell-byler photo with noise of 4 levels
 (truncated to whole levels, not rounded), 64 hands of 100 after a Gaussian of 1 pixel and 68 after a 3x3
 median, against 72 unsmoothed.
