@@ -29,6 +29,7 @@ from device.simtable import SimTable
 from device.store import GameStore
 from scoring.game import Game, IllegalMove, check_players
 from scoring.game import MalformedCommand as GameMalformed
+from vision.reading import ASK_BELOW
 from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable
 from web.port import CommandResult, MalformedCommand
 
@@ -44,7 +45,6 @@ SESSION_COMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "sim_roll": (frozenset(), frozenset()),
     "coach": (frozenset({"player", "on"}), frozenset()),
 }
-LOW_CONFIDENCE = 0.6  # a settled roll read with less confidence than this is flagged on the tablet
 HELD_DIE_REACH = 0.75  # a held die may shift this many die sides between rolls and still be the same die
 SUBMIT_TIMEOUT = 30.0
 WAITING_FOR_DICE = "waiting for all dice"  # the quiet note while some dice are out of view
@@ -447,7 +447,7 @@ class TableSession:
         self._seen_at = (tuple(event.values), list(event.positions), seen.die_size)
         self._view.confidence = list(seen.die_confidence)
         self._view.warning = None
-        if event.confidence < LOW_CONFIDENCE:
+        if event.confidence < ASK_BELOW:
             self._view.warning = "the camera is unsure of these dice: tap a die to correct it"
         self._beep(True)
         return None

@@ -5,6 +5,12 @@ values over all true dice, die precision the same over all dice read, hand accur
 exactly. Time per image covers the reader only (decoding is excluded) and runs on one OpenCV thread. Where a
 record also gives each die's box, the dice read are kept with their places, so `vision.misreads` can tell
 which die was read wrong: the scores alone cannot.
+
+A scorekeeper's costly error is not a wrong reading but a wrong one it gives as sure: the game asks about a
+reading with something unreadable in view or a doubtful die (`Reading.asks`), and the players correct it
+there. So the scores also count the hands the reader asks about and the hands read wrong without asking.
+Each photo is judged alone: the roll watcher's agreement over several frames of a still roll may make
+a live reading surer than one photo's.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class ImageResult:
     seconds: float
     problem: str | None
     found: tuple[Die, ...] = ()  # the dice read, in the pixels of the frame read
+    asks: bool = True  # whether the game would ask the players about the reading (`Reading.asks`)
 
     @property
     def exact(self) -> bool:
@@ -112,7 +119,8 @@ def run(
         start = time.perf_counter()
         reading = read(frame)
         seconds = time.perf_counter() - start
-        yield ImageResult(sample, tuple(sorted(reading.values)), seconds, reading.problem, reading.dice)
+        values = tuple(sorted(reading.values))
+        yield ImageResult(sample, values, seconds, reading.problem, reading.dice, reading.asks)
 
 
 def summarise(results: list[ImageResult]) -> dict[str, float | int]:
@@ -127,13 +135,20 @@ def summarise(results: list[ImageResult]) -> dict[str, float | int]:
         "dice_read": read_dice,
         "die_recall": matched / true_dice if true_dice else 0.0,
         "die_precision": matched / read_dice if read_dice else 0.0,
-        "hand_accuracy": sum(r.exact for r in results) / len(results) if results else 0.0,
+        "hand_accuracy": _share(results, lambda r: r.exact),
+        "hands_asked": _share(results, lambda r: r.asks),
+        "wrong_unasked": _share(results, lambda r: not r.exact and not r.asks),
         "ms_median": float(np.median(times)),
         "ms_p90": float(np.percentile(times, 90)),
         "unreadable_images": sum(
             r.problem is not None and r.problem.startswith("cannot decode") for r in results
         ),
     }
+
+
+def _share(results: list[ImageResult], counts: Callable[[ImageResult], bool]) -> float:
+    """The share of `results` that `counts` is true of (0.0 for none)."""
+    return sum(counts(r) for r in results) / len(results) if results else 0.0
 
 
 def exact_in_every(runs: list[list[ImageResult]]) -> float:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# A hand read with less confidence than this is not scored unasked: the tablet flags it for the players to
+# check (`device.session`), as it asks about anything in view the reader cannot read.
+ASK_BELOW = 0.6
+
 
 @dataclass(frozen=True)
 class Die:
@@ -46,3 +50,10 @@ class Reading:
         if not self.dice:
             return 0.0
         return min(die.confidence for die in self.dice)
+
+    @property
+    def asks(self) -> bool:
+        """Whether the players are asked about this reading rather than given it as read: something in view
+        cannot be read, no die was read (nothing to score), or the weakest die is below `ASK_BELOW`. A wrong
+        reading that does not ask is the costly kind: a score the players are not warned about."""
+        return bool(self.unreadable) or self.confidence < ASK_BELOW

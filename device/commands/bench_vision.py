@@ -1,9 +1,11 @@
 """`pipkeeper bench-vision`: the reader's accuracy on every photo set there is, and its speed per frame.
 
 Runs eval-vision on each set under `<repo>/../shared/datasets/dice-photos` (or `--datasets DIR`) and prints
-one table, then times the reader on simulated-tray frames of 640x480 and 1280x720 on one thread: with the
-default profile (everything estimated per frame, as eval-vision reads unseen photos) and with a profile
-auto-calibrated on a few of those frames (die size, pip polarity, tray), as the appliance reads once set up.
+one table (beside the contract's columns, the share of hands the game would ask the players about and of
+hands read wrong without asking: `vision.dataset`), then times the reader on simulated-tray frames of
+640x480 and 1280x720 on one thread: with the default profile (everything estimated per frame, as eval-vision
+reads unseen photos) and with a profile auto-calibrated on a few of those frames (die size, pip polarity,
+tray), as the appliance reads once set up.
 Each frame counts by its fastest of several reads, made in rounds (`_timing`), so the machine's other work
 does not.
 
@@ -141,7 +143,8 @@ def handle(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     sets = sorted(p.parent for p in args.datasets.glob("*/truth.jsonl")) if args.datasets.is_dir() else []
     header = f"| {'set':<{SET_COLUMN}} | {'images':>6} | {'die recall':>10} | {'die precision':>13} |"
-    header += f" {'hand accuracy':>13} | {'ms median':>9} | {'ms p90':>7} |"
+    header += f" {'hand accuracy':>13} | {'asked':>6} | {'wrong unasked':>13} |"
+    header += f" {'ms median':>9} | {'ms p90':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
     variants = _variants(args)
@@ -244,14 +247,14 @@ def _rows(folder: Path, variants: dict[str, Callable[[np.ndarray], np.ndarray]])
         m = summarise(results)
         yield (
             f"| {name:<{SET_COLUMN}} | {m['images']:>6} | {m['die_recall']:>10.1%} |"
-            f" {m['die_precision']:>13.1%} | {m['hand_accuracy']:>13.1%} | {m['ms_median']:>9.1f} |"
-            f" {m['ms_p90']:>7.1f} |"
+            f" {m['die_precision']:>13.1%} | {m['hand_accuracy']:>13.1%} | {m['hands_asked']:>6.1%} |"
+            f" {m['wrong_unasked']:>13.1%} | {m['ms_median']:>9.1f} | {m['ms_p90']:>7.1f} |"
         )
     if variants:
         name = f"{folder.name} every variant"
         yield (
             f"| {name:<{SET_COLUMN}} | {len(runs[0]):>6} | {'-':>10} | {'-':>13} |"
-            f" {exact_in_every(runs):>13.1%} | {'-':>9} | {'-':>7} |"
+            f" {exact_in_every(runs):>13.1%} | {'-':>6} | {'-':>13} | {'-':>9} | {'-':>7} |"
         )
 
 

@@ -145,6 +145,10 @@ def test_bench_vision_prints_one_table(tmp_path, capsys):
     assert main(["bench-vision", "--datasets", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
+    header = next(line for line in out.splitlines() if "hand accuracy" in line)
+    row = next(line for line in out.splitlines() if line.startswith("| tiny"))
+    cells = dict(zip(header.split("|")[1:-1], row.split("|")[1:-1], strict=True))
+    assert {name.strip(): cell.strip() for name, cell in cells.items()}["wrong unasked"] == "0.0%"
     assert "640x480" in out and "1280x720" in out
     assert out.count("calibrated ") == 2  # the appliance's steady state is timed too
     assert "turned" not in out and "enlarged" not in out  # variants only when asked: they multiply the time

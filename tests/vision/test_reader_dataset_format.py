@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.dataset import load_truth, run, summarise
-from vision.reading import Die, Reading
+from vision.reading import ASK_BELOW, Die, Reading, Region
 
 
 def _write_set(tmp_path, records):
@@ -35,6 +35,48 @@ def test_scores_follow_the_multiset_contract(tmp_path):
     assert metrics["die_precision"] == pytest.approx(5 / 6)
     assert metrics["hand_accuracy"] == 0.5
     assert metrics["ms_median"] >= 0.0 and metrics["ms_p90"] >= metrics["ms_median"]
+
+
+def _die(value, confidence=1.0):
+    return Die(value, (0.0, 0.0), 1.0, 0.0, confidence)
+
+
+@pytest.mark.parametrize(
+    ("reading", "asks"),
+    [
+        (Reading(dice=(_die(2), _die(5, ASK_BELOW))), False),
+        (Reading(dice=(_die(2), _die(5, ASK_BELOW - 0.01))), True),  # the weakest die decides
+        (Reading(dice=(_die(2),), unreadable=(Region((9.0, 9.0), 1.0, "cocked"),)), True),
+        (Reading(), True),  # nothing read: nothing is scored unasked
+    ],
+)
+def test_a_reading_asks_about_a_doubtful_die_or_anything_unreadable(reading, asks):
+    assert reading.asks is asks
+
+
+def test_scores_count_the_hands_asked_about_and_the_wrong_ones_given_as_sure(tmp_path):
+    records = [{"image": f"images/{name}.png", "values": [2, 5]} for name in "abcd"]
+    truth = _write_set(tmp_path, records)
+    answers = iter(
+        [
+            (_die(2), _die(5)),  # right and sure
+            (_die(2), _die(5, 0.3)),  # right but asked about
+            (_die(2), _die(4, 0.3)),  # wrong and asked about: the players correct it
+            (_die(2), _die(4)),  # wrong and given as sure
+        ]
+    )
+
+    metrics = summarise(list(run(load_truth(truth), lambda frame: Reading(dice=next(answers)))))
+    assert metrics["hand_accuracy"] == 0.5
+    assert metrics["hands_asked"] == 0.5
+    assert metrics["wrong_unasked"] == 0.25
+
+
+def test_a_photo_that_cannot_be_decoded_is_no_wrong_hand_given_as_sure(tmp_path):
+    truth = _write_set(tmp_path, [{"image": "images/a.png", "values": [3]}])
+    (tmp_path / "images" / "a.png").write_bytes(b"not a picture")
+    metrics = summarise(list(run(load_truth(truth), lambda frame: Reading(dice=(_die(4),)))))
+    assert metrics["hand_accuracy"] == 0.0 and metrics["wrong_unasked"] == 0.0
 
 
 def test_prepare_changes_each_photo_before_it_is_read(tmp_path):
