@@ -496,6 +496,7 @@ class TableSession:
             "pending_scratch": self._cursor.pending_scratch if game is not None else None,
             "warning": self._view.warning,
             "confidence": list(self._view.confidence),
+            "ask_below": ASK_BELOW,  # the tablet marks a die read with less confidence than this
             "sim": self.sim is not None,
             "coach": self.coach.view(game, self._game_id),
         }

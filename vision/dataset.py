@@ -7,10 +7,10 @@ record also gives each die's box, the dice read are kept with their places, so `
 which die was read wrong: the scores alone cannot.
 
 A scorekeeper's costly error is not a wrong reading but a wrong one it gives as sure: the game asks about a
-reading with something unreadable in view or a doubtful die (`Reading.asks`), and the players correct it
-there. So the scores also count the hands the reader asks about and the hands read wrong without asking.
-Each photo is judged alone: the roll watcher's agreement over several frames of a still roll may make
-a live reading surer than one photo's.
+reading with something unreadable in view, and the tablet marks each die read with less confidence than
+`ASK_BELOW` for the players to check (`Reading.asks`). So the scores also count the hands the reader asks
+about and the hands read wrong without asking. Each photo is judged alone, as the tablet marks the dice of
+the frame that settled a roll (the warning line weighs the roll watcher's agreement over several frames too).
 """
 
 from __future__ import annotations

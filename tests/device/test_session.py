@@ -15,6 +15,7 @@ from device.config import ControlsConfig, PinsConfig
 from device.controls import BeepTimes, Controls
 from device.session import CANNOT_READ, TableSession
 from device.store import GameStore
+from vision.reading import ASK_BELOW
 from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable
 from web.port import MalformedCommand
 
@@ -226,6 +227,7 @@ def test_a_doubtful_reading_counts_but_is_flagged(table):
     state = table._after(lambda: table.session.post_dice(SeenDice(event, 40.0, (0.9, 0.9, 0.2, 0.9, 0.9))))
     assert state["game"]["rolls_used"] == 1
     assert state["table"]["confidence"] == [0.9, 0.9, 0.2, 0.9, 0.9]
+    assert state["table"]["ask_below"] == ASK_BELOW  # the tablet marks the 0.2 die by it
     assert "unsure" in state["table"]["warning"]
 
     result = table.session.submit({"type": "correct", "values": [1, 2, 6, 4, 5]})  # fixed on the tablet

@@ -15,6 +15,7 @@ import threading
 import pytest
 
 from scoring.game import Game
+from vision.reading import ASK_BELOW
 
 pytestmark = pytest.mark.browser
 
@@ -75,6 +76,7 @@ def table_fields(**fields) -> dict:
         "pending_scratch": None,
         "warning": None,
         "confidence": [],
+        "ask_below": ASK_BELOW,
         "sim": False,
     }
     return {**base, **fields}
@@ -162,6 +164,21 @@ def test_marks_for_doubtful_dice_cursor_pending_scratch_warning_and_bonus(server
 
     page.wait_for_function("window.__wake.active === true")
     page.screenshot(path=str(artifacts / "scorecard-marks-1024x768.png"))
+    assert errors == []
+    context.close()
+
+
+def test_dice_are_marked_doubtful_below_the_threshold_the_snapshot_gives(server, browser):
+    snapshot = {
+        "version": 6,
+        "game_id": "g-threshold",
+        "game": game_in_progress(),
+        "table": table_fields(confidence=[0.97, 0.41, 0.93, 0.9, 0.95], ask_below=0.95),
+    }
+    context, page, errors = open_scorecard(server, browser, ScriptedTable(snapshot))
+    page.wait_for_selector("#dice .die-slot")
+    low = page.locator(".die-slot.low .die")
+    assert low.evaluate_all("(dice) => dice.map((d) => d.dataset.index)") == ["1", "2", "3"]
     assert errors == []
     context.close()
 

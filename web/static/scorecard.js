@@ -3,7 +3,6 @@
 "use strict";
 
 (() => {
-  const LOW_CONFIDENCE = 0.6;
   const CAMERA_OK = ["ok", "running", "live", "streaming", "sim"];
   const RULE_TITLES = { yahtzee: "Yahtzee", yatzy: "Yatzy", maxi: "Maxi Yatzy", forced: "Forced Yatzy" };
   const $ = (id) => document.getElementById(id);
@@ -222,7 +221,7 @@
     const coachKeep = new Set((table.coach && table.coach.keep && table.coach.keep.positions) || []);
     dice.forEach((value, index) => {
       const confidence = confidenceOf(table, index);
-      const low = value && typeof confidence === "number" && confidence < LOW_CONFIDENCE;
+      const low = value && typeof confidence === "number" && confidence < table.ask_below;
       const keep = value && coachKeep.has(index);
       const slot = pk.el("div", {
         class: `die-slot${held.has(index) ? " held" : ""}${low ? " low" : ""}${keep ? " coach-keep" : ""}`,
