@@ -6,11 +6,13 @@ exactly. Time per image covers the reader only (decoding is excluded) and runs o
 record also gives each die's box, the dice read are kept with their places, so `vision.misreads` can tell
 which die was read wrong: the scores alone cannot.
 
-A scorekeeper's costly error is not a wrong reading but a wrong one it gives as sure: the game asks about a
-reading with something unreadable in view, and the tablet marks each die read with less confidence than
-`ASK_BELOW` for the players to check (`Reading.asks`). So the scores also count the hands the reader asks
-about and the hands read wrong without asking. Each photo is judged alone, as the tablet marks the dice of
-the frame that settled a roll (the warning line weighs the roll watcher's agreement over several frames too).
+A scorekeeper's costly error is not a wrong reading but a wrong one it gives as sure. The game asks about a
+reading with something unreadable in view, the tablet marks each die read with less confidence than
+`ASK_BELOW` for the players to check (`Reading.asks`), and a reading of more or fewer dice than the game
+plays with is never scored: the game waits for all its dice (`device.session`). So the scores also count the
+hands the game would ask about (`ImageResult.asked`: a photo's true dice are the game's) and the hands read
+wrong without asking. Each photo is judged alone, as the tablet marks the dice of the frame that settled a
+roll (the warning line weighs the roll watcher's agreement over several frames too).
 """
 
 from __future__ import annotations
@@ -50,11 +52,18 @@ class ImageResult:
     seconds: float
     problem: str | None
     found: tuple[Die, ...] = ()  # the dice read, in the pixels of the frame read
-    asks: bool = True  # whether the game would ask the players about the reading (`Reading.asks`)
+    reader_asks: bool = True  # whether the reader asks the players about its reading (`Reading.asks`)
 
     @property
     def exact(self) -> bool:
         return self.read == self.sample.values
+
+    @property
+    def asked(self) -> bool:
+        """Whether the game would ask the players rather than score the hand as read: the reader asks, or it
+        read another number of dice than lie in view, which the game, knowing how many it plays with, waits
+        on."""
+        return self.reader_asks or len(self.read) != len(self.sample.values)
 
     @property
     def matched(self) -> int:
@@ -136,8 +145,8 @@ def summarise(results: list[ImageResult]) -> dict[str, float | int]:
         "die_recall": matched / true_dice if true_dice else 0.0,
         "die_precision": matched / read_dice if read_dice else 0.0,
         "hand_accuracy": _share(results, lambda r: r.exact),
-        "hands_asked": _share(results, lambda r: r.asks),
-        "wrong_unasked": _share(results, lambda r: not r.exact and not r.asks),
+        "hands_asked": _share(results, lambda r: r.asked),
+        "wrong_unasked": _share(results, lambda r: not r.exact and not r.asked),
         "ms_median": float(np.median(times)),
         "ms_p90": float(np.percentile(times, 90)),
         "unreadable_images": sum(

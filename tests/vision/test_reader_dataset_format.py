@@ -55,7 +55,7 @@ def test_a_reading_asks_about_a_doubtful_die_or_anything_unreadable(reading, ask
 
 
 def test_scores_count_the_hands_asked_about_and_the_wrong_ones_given_as_sure(tmp_path):
-    records = [{"image": f"images/{name}.png", "values": [2, 5]} for name in "abcd"]
+    records = [{"image": f"images/{name}.png", "values": [2, 5]} for name in "abcde"]
     truth = _write_set(tmp_path, records)
     answers = iter(
         [
@@ -63,13 +63,16 @@ def test_scores_count_the_hands_asked_about_and_the_wrong_ones_given_as_sure(tmp
             (_die(2), _die(5, 0.3)),  # right but asked about
             (_die(2), _die(4, 0.3)),  # wrong and asked about: the players correct it
             (_die(2), _die(4)),  # wrong and given as sure
+            (_die(2),),  # a die missed: the game waits for all its dice, so nothing is scored
         ]
     )
 
-    metrics = summarise(list(run(load_truth(truth), lambda frame: Reading(dice=next(answers)))))
-    assert metrics["hand_accuracy"] == 0.5
-    assert metrics["hands_asked"] == 0.5
-    assert metrics["wrong_unasked"] == 0.25
+    results = list(run(load_truth(truth), lambda frame: Reading(dice=next(answers))))
+    assert [result.asked for result in results] == [False, True, True, False, True]
+    metrics = summarise(results)
+    assert metrics["hand_accuracy"] == 0.4
+    assert metrics["hands_asked"] == 0.6
+    assert metrics["wrong_unasked"] == 0.2
 
 
 def test_a_photo_that_cannot_be_decoded_is_no_wrong_hand_given_as_sure(tmp_path):
