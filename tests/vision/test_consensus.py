@@ -3,7 +3,7 @@
 import pytest
 
 from vision.consensus import agree, unanimous
-from vision.reading import Die, Reading, Region
+from vision.reading import ASK_BELOW, Die, Reading, Region
 
 
 def die(value, x, confidence=0.9, y=100.0, size=40.0):
@@ -25,7 +25,22 @@ def test_a_die_read_alike_at_every_size_keeps_its_value_and_confidence():
 def test_the_value_most_sizes_read_wins_with_a_confidence_that_says_how_many():
     agreed = agree([reading(die(4, 100)), reading(die(5, 100)), reading(die(4, 101))])
     assert agreed.values == [4]
-    assert agreed.dice[0].confidence == pytest.approx(0.9 * 2 / 3)
+    assert agreed.dice[0].confidence == pytest.approx(ASK_BELOW * 2 / 3)
+
+
+@pytest.mark.parametrize(
+    "middle",
+    [reading(die(5, 100, confidence=1.0)), reading()],  # the middle size read another value, or nothing
+    ids=["another value", "missed"],
+)
+def test_a_die_the_sizes_did_not_all_read_alike_is_asked_about_however_surely_each_read_it(middle):
+    sure = reading(die(4, 100, confidence=1.0))
+    agreed = agree([sure, middle, sure])
+    assert agreed.values == [4]
+    assert agreed.dice[0].confidence < ASK_BELOW
+    assert agreed.asks
+    alike = agree([sure, sure, sure])
+    assert alike.dice[0].confidence == 1.0 and not alike.asks
 
 
 def test_a_die_the_sizes_read_differently_keeps_the_largest_value_and_is_doubtful():
@@ -35,8 +50,8 @@ def test_a_die_the_sizes_read_differently_keeps_the_largest_value_and_is_doubtfu
         [reading(die(2, 100)), reading(die(1, 100), die(6, 300)), reading(die(4, 100), die(6, 301))]
     )
     assert agreed.values == [4, 6]
-    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
-    assert agreed.dice[1].confidence == pytest.approx(0.9 * 2 / 3)
+    assert agreed.dice[0].confidence == pytest.approx(ASK_BELOW / 3)
+    assert agreed.dice[1].confidence == pytest.approx(ASK_BELOW * 2 / 3)  # the first size missed the 6
 
 
 def test_of_two_sizes_that_saw_a_die_the_one_that_read_more_pips_wins():
@@ -85,7 +100,7 @@ def test_a_die_near_two_groups_joins_the_nearer_so_no_die_comes_out_twice():
         ]
     )
     assert agreed.values == [6]  # three values, one each: the largest, doubtful
-    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
+    assert agreed.dice[0].confidence == pytest.approx(ASK_BELOW / 3)
     assert [region.center for region in agreed.unreadable] == [(174, 575)]
 
 
@@ -109,12 +124,12 @@ def test_of_two_dice_agreed_on_one_spot_the_surer_stays():
     agreed = agree(
         [
             reading(die(1, 162, y=317, size=26), die(1, 170, y=344, size=26)),
-            reading(die(2, 166, y=330, size=40, confidence=0.6)),
-            reading(die(3, 166, y=331, size=40, confidence=0.9)),
+            reading(die(2, 166, y=330, size=40, confidence=0.5)),
+            reading(die(3, 166, y=331, size=40, confidence=0.3)),
         ]
     )
-    assert agreed.values == [3]
-    assert agreed.dice[0].confidence == pytest.approx(0.9 / 3)
+    assert agreed.values == [2]  # the surer, though the other read more pips
+    assert agreed.dice[0].confidence == pytest.approx(0.5 / 3)
 
 
 def test_dice_within_a_large_die_s_reach_but_not_on_each_other_all_stay():
