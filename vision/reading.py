@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# A hand read with less confidence than this is not scored unasked: the tablet flags it for the players to
-# check (`device.session`), as it asks about anything in view the reader cannot read.
+# A die read with less confidence than this is marked on the tablet for the players to check, and a settled
+# roll read so gets the warning line (`device.session`): the game asks, as it does about anything in view the
+# reader cannot read, rather than score it unasked.
 ASK_BELOW = 0.6
 
 
