@@ -1,4 +1,5 @@
-"""`pipkeeper read IMAGE --json`: the dice the reader sees in one photo (values, centres, confidence)."""
+"""`pipkeeper read IMAGE --json`: the dice the reader sees in one photo (values, centres, confidence), and
+whether the game would ask the players to check them (`Reading.asks`)."""
 
 from __future__ import annotations
 
@@ -32,17 +33,20 @@ def run(args: argparse.Namespace) -> int:
         values = " ".join(str(v) for v in reading.values) or "no dice"
         print(
             f"{values} (confidence {reading.confidence:.2f})"
+            + ("; the game would ask the players to check it" if reading.asks and reading.dice else "")
             + (f"; {reading.problem}" if reading.problem else "")
         )
     return 0
 
 
 def reading_to_json(reading: Reading) -> dict:
-    """The JSON shape of a reading: dice left to right, regions that could not be read, and any problem."""
+    """The JSON shape of a reading: dice left to right, regions that could not be read, whether the game
+    would ask the players about it, and any problem."""
     return {
         "values": reading.values,
         "centers": [[round(d.center[0], 1), round(d.center[1], 1)] for d in reading.dice],
         "confidence": round(reading.confidence, 3),
+        "asks": reading.asks,
         "dice": [
             {
                 "value": d.value,

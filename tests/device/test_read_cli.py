@@ -9,7 +9,7 @@ import pytest
 from device.cli import main
 from device.commands import bench_vision
 from vision.reader import DiceReader
-from vision.reading import Reading
+from vision.reading import ASK_BELOW, Die, Reading, Region
 from vision.review import TILE_PX
 
 
@@ -37,6 +37,30 @@ def test_read_prints_values_centres_and_confidence(tmp_path, capsys):
     ((x, y),) = result["centers"]
     assert abs(x - 158) < 6 and abs(y - 118) < 6
     assert 0 < result["confidence"] <= 1 and result["unreadable"] == [] and result["problem"] is None
+    assert result["asks"] is (result["confidence"] < ASK_BELOW)
+
+
+@pytest.mark.parametrize(
+    ("reading", "said"),
+    [
+        (Reading(dice=(Die(4, (10.0, 10.0), 40.0, 0.0, 0.9),)), "4 (confidence 0.90)\n"),
+        (Reading(dice=(Die(4, (10.0, 10.0), 40.0, 0.0, 0.4),)), "4 (confidence 0.40); the game would ask"),
+        (
+            Reading(
+                dice=(Die(4, (10.0, 10.0), 40.0, 0.0, 0.9),), unreadable=(Region((90.0, 9.0), 40.0, "cut"),)
+            ),
+            "4 (confidence 0.90); the game would ask",
+        ),
+        (Reading(problem="no dice found"), "no dice (confidence 0.00); no dice found\n"),
+    ],
+)
+def test_read_says_when_the_game_would_ask_the_players(tmp_path, capsys, monkeypatch, reading, said):
+    _photo(tmp_path / "die.png")
+    monkeypatch.setattr(DiceReader, "read", lambda self, frame: reading)
+    assert main(["read", str(tmp_path / "die.png")]) == 0
+    assert capsys.readouterr().out.startswith(said)
+    assert main(["read", str(tmp_path / "die.png"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["asks"] is reading.asks
 
 
 def test_read_refuses_a_missing_or_undecodable_file(tmp_path, capsys):
