@@ -20,6 +20,7 @@ import numpy as np
 from vision.dataset import ImageResult, load_truth, run, summarise
 from vision.misreads import Misread, misreads
 from vision.reader import DiceReader
+from vision.reading import Reading
 from vision.review import misread_tile, tile_name
 
 
@@ -36,15 +37,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def read_set(truth: Path, prepare: Callable[[np.ndarray], np.ndarray] | None = None) -> list[ImageResult]:
-    """The default reader's result on every photo of one set, each photo changed by `prepare` first (see
-    `vision.dataset.run`); raises ValueError for a missing or malformed set."""
+def read_set(
+    truth: Path,
+    prepare: Callable[[np.ndarray], np.ndarray] | None = None,
+    read: Callable[[np.ndarray], Reading] | None = None,
+) -> list[ImageResult]:
+    """The result of `read` (the default reader's) on every photo of one set, each photo changed by
+    `prepare` first (see `vision.dataset.run`); raises ValueError for a missing or malformed set."""
     if not truth.is_file():
         raise ValueError(f"no such truth file: {truth}")
     samples = load_truth(truth)
     if not samples:
         raise ValueError(f"{truth} holds no images")
-    return list(run(samples, DiceReader().read, prepare))
+    return list(run(samples, read or DiceReader().read, prepare))
 
 
 def handle(args: argparse.Namespace) -> int:

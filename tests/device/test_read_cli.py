@@ -385,3 +385,43 @@ def test_bench_vision_distant_and_still_also_read_every_photo_from_afar_as_a_pi_
     afar, far_still = frames[1], frames[3]
     assert far_still.shape == (2460, 3280, 3)
     assert np.array_equal(far_still, bench_vision._as_still(afar))
+
+
+def test_bench_vision_calibrated_reads_each_photo_with_a_profile_calibrated_on_it(
+    tmp_path, capsys, monkeypatch
+):
+    """As the appliance reads once set up: each photo as taken, with a profile auto-calibrated on that photo
+    alone. Its time columns are left out: they would time the calibration too."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    calibrated_on, read_with = [], []
+    real_calibrate, real_read = bench_vision.auto_calibrate, DiceReader.read
+
+    def calibrate(frames, profile):
+        calibrated_on.append(frames)
+        return real_calibrate(frames, profile)
+
+    def read(self, frame):
+        read_with.append(self.profile)
+        return real_read(self, frame)
+
+    monkeypatch.setattr(bench_vision, "auto_calibrate", calibrate)
+    monkeypatch.setattr(DiceReader, "read", read)
+    monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--calibrated"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
+    assert [row.split("|")[1].strip() for row in rows] == ["tiny", "tiny calibrated on each"]
+    cells = [cell.strip() for cell in rows[1].split("|")[1:-1]]
+    assert cells[4] == "100.0%" and cells[-2:] == ["-", "-"]
+    ((photo,),) = calibrated_on
+    assert np.array_equal(photo, cv2.imread(str(folder / "images" / "a.png")))
+    assert read_with[0].die_size is None and read_with[-1].die_size is not None
+
+
+def test_a_photo_that_does_not_calibrate_is_read_with_the_default_profile():
+    """As the appliance keeps the profile it had when a calibration fails: a blank photo calibrates to
+    nothing, and is read, without an exception, as showing no dice."""
+    reading = bench_vision._read_calibrated(np.full((240, 320, 3), 110, np.uint8))
+    assert reading.dice == () and reading.problem is not None
