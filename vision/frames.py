@@ -45,7 +45,7 @@ MILD_SHRINK = 0.85  # from here on `resize` interpolates: a pip is several pixel
 SPECKLE_LEVEL = 64
 SPECKLE_SHARE = 0.005
 # Lone pixels are counted in a grid of SPECKLE_TILES x SPECKLE_TILES tiles SPECKLE_TILE pixels wide: a
-# 3x3 median of a whole 640x480 frame costs a twentieth of the 10 ms its calibrated read may take.
+# 3x3 median of a whole 640x480 frame costs 0.5 ms, a twentieth of one working size's calibrated read.
 SPECKLE_TILES = 4
 SPECKLE_TILE = 32
 

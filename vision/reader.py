@@ -97,13 +97,13 @@ How it reads, in order:
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
-10. Without a die size from calibration, all of this is done with dice resized to each of `AGREEING_DIE_PX`
-   (a twentieth smaller and larger than `WORK_DIE_PX` too), and the dice most of the readings saw, valued
-   as most read them, are the frame's (`vision.consensus`): where a pip lands on the pixel grid decides
-   some thresholds, and a die read alike at two sizes is read for a reason that holds on the next photo.
+10. All of this is done with dice resized to each of `AGREEING_DIE_PX` (a twentieth smaller and larger than
+   `WORK_DIE_PX` too), and the dice most of the readings saw, valued as most read them, are the frame's
+   (`vision.consensus`): where a pip lands on the pixel grid decides some thresholds, and a die read alike
+   at two sizes is read for a reason that holds on the next photo.
    The middle size is read only when the smallest and the largest differ (`vision.consensus.unanimous`).
-   A calibrated reader reads one size: calibration checked it on its camera's dice, and the roll watcher
-   asks several frames to agree.
+   A calibrated reader reads these sizes too (`DiceReader.read`): the roll watcher's frames of still dice
+   put every pip where the last one did, so they cannot outvote a size's misread.
 """
 
 from __future__ import annotations
@@ -401,11 +401,11 @@ class DiceReader:
     """Reads dice from frames; configured once by a calibration profile, then called for every frame."""
 
     def __init__(self, profile: CalibrationProfile | None = None, work_die_px: float | None = None) -> None:
-        """`work_die_px`: read with dice this wide alone; by default `WORK_DIE_PX` with a profile that fixes
-        the die size, else each of `AGREEING_DIE_PX`, whose readings agree (`read`)."""
+        """`work_die_px`: read with dice this wide alone; by default each of `AGREEING_DIE_PX`, whose
+        readings agree (`read`), with or without a profile that fixes the die size."""
         self.profile = profile or CalibrationProfile()
         self.work_die_px = work_die_px or WORK_DIE_PX
-        alone = work_die_px is not None or self.profile.die_size is not None
+        alone = work_die_px is not None
         self._agreeing = [] if alone else [DiceReader(self.profile, size) for size in AGREEING_DIE_PX]
         self.params = {**DEFAULT_PARAMS}
         for name, value in self.profile.reader.items():
@@ -432,8 +432,12 @@ class DiceReader:
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong.
 
-        Read with one die size when a calibration fixed it: it checked the reader on this camera's dice,
-        and the roll watcher asks several frames to agree. Else the readings at `AGREEING_DIE_PX` agree.
+        The readings at `AGREEING_DIE_PX` agree, also when a calibration fixed the die size: frames of
+        still dice leave each pip where it fell on the pixel grid, so the roll watcher's frames agree on
+        what one size misreads. Each photo calibrated on itself, read at one size and at these three:
+        matteop65 384 and 385 hands right of 396, nell-byler 139 and 150 of the 197 that calibrate; wrong
+        hands not asked about 4 and 1, 12 and 2 (hands asked about 12 and 24, 90 and 105). It costs a
+        second reading (the middle size seldom).
         `extras["die_px"]` is the die side read with, in frame pixels: measured by the pips (their diameter
         over `pip_size`) or the dice bodies, or the profile's. Auto-calibration keeps it as the profile's.
         """

@@ -31,8 +31,8 @@ WAIT = 20.0  # generous ceiling for a slow shared machine; the tests end as soon
 PINS = PinsConfig()
 BEEPS = BeepTimes(accepted=0.005, refused=0.03)
 # A profile that fixes the die size (the simulated tray's drawn size; calibrating the tray measures its dice
-# by their pips, at 0.165) and the pip polarity: a reader that knows the die size reads one working size, in
-# about a third of the time of one that must find it (which took 15 s of WAIT for 72 frames on the build
+# by their pips, at 0.165) and the pip polarity: a reader that knows the die size need not estimate it, and
+# reads in about half the time of one that must (which took 15 s of WAIT for 72 frames on the build
 # machine).
 CALIBRATED = CalibrationProfile(die_size=SIM_DIE_SIZE, pip_polarity="dark")
 UNCALIBRATED = CalibrationProfile()  # a table fresh from the box

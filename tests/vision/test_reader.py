@@ -613,7 +613,7 @@ def test_faint_stains_beside_a_few_dice_in_a_large_frame_are_no_twos(stain):
 def test_small_dice_are_enlarged_to_the_working_size():
     """Dice 24 px wide are read at the full working size (2.5 times), not at a coarser one."""
     frame, _ = draw_dice([4, 6, 3, 5, 2], die=24)
-    reading = DiceReader(CalibrationProfile(die_size=24 / 480)).read(frame)
+    reading = DiceReader(CalibrationProfile(die_size=24 / 480), reader_module.WORK_DIE_PX).read(frame)
     assert reading.values == [4, 6, 3, 5, 2]
     assert reading.extras["scale"] == pytest.approx(reader_module.WORK_DIE_PX / 24)
 
@@ -716,7 +716,7 @@ def test_a_calibrated_reader_links_pips_into_faces_at_the_faces_size(monkeypatch
 
     monkeypatch.setattr(DiceReader, "_group", staticmethod(spy))
     profile = CalibrationProfile(die_size=72 / 480, face_share=56 / 72)
-    assert DiceReader(profile).read(frame).values == [3, 4, 5]
+    assert DiceReader(profile, 60.0).read(frame).values == [3, 4, 5]
     assert linked[0] == pytest.approx(56 * 60 / 72)  # read with dice 60 px wide by their pips
 
 
@@ -1743,7 +1743,9 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     assert len(works) == 5 and face is not None and face.value == 1
 
 
-def test_uncalibrated_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_where_they_differ(monkeypatch):
+def test_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_where_they_differ(monkeypatch):
+    """Calibrated or not: frames of still dice put each pip where the last frame did, so the roll watcher's
+    agreeing frames are no second size."""
     scales = []
 
     def agree(readings):
@@ -1761,8 +1763,9 @@ def test_uncalibrated_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_wher
     middle_scale = asked[0] * middle / smallest
     calibrated = CalibrationProfile(die_size=40 / 480)
     assert DiceReader(calibrated).read(frame).values == [6, 5, 4, 3, 2]
+    assert scales[-1] == pytest.approx([smallest / 40, largest / 40])  # the profile's dice, 40 px
     assert DiceReader(work_die_px=57.0).read(frame).extras["scale"] == pytest.approx(asked[0])
-    assert len(scales) == 1  # a calibrated die size, or one size asked for, is read alone
+    assert len(scales) == 2  # one size asked for is read alone
 
     # Where the outer sizes differ, the middle one is read too, between them.
     real_read = DiceReader._read_prepared
@@ -1774,6 +1777,8 @@ def test_uncalibrated_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_wher
     monkeypatch.setattr(DiceReader, "_read_prepared", misreading_the_largest)
     assert DiceReader().read(frame).values == [6, 5, 4, 3, 2]
     assert scales[-1] == pytest.approx([asked[0], middle_scale, asked[1]])
+    assert DiceReader(calibrated).read(frame).values == [6, 5, 4, 3, 2]
+    assert scales[-1] == pytest.approx([smallest / 40, middle / 40, largest / 40])
 
 
 @pytest.mark.parametrize(("smear", "turn"), [(10, 0.0), (10, 100.0), (12, 20.0), (12, 100.0)])
