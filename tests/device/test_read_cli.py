@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from device.calibration_desk import CALIBRATION_FRAMES
 from device.cli import main
 from device.commands import bench_vision
 from vision.reader import DiceReader
@@ -15,9 +16,11 @@ from vision.review import TILE_PX
 
 @pytest.fixture(autouse=True)
 def one_timing_round(monkeypatch):
-    """The bench times the simulated tray in one round here: these tests check what it prints, and ten
-    rounds of four timings each would take most of a minute per test."""
+    """The bench times the simulated tray in one round of as few frames as it calibrates on here: these
+    tests check what it prints, and ten rounds of four timings of 30 frames each would take most of a
+    minute per test (one round of 30, twelve seconds)."""
     monkeypatch.setattr(bench_vision, "TIMING_REPEATS", 1)
+    monkeypatch.setattr(bench_vision, "SIM_FRAMES", CALIBRATION_FRAMES)
 
 
 def _photo(path):
