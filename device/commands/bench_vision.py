@@ -72,9 +72,10 @@ on photos the reader was not tuned on.
 With `--calibrated`, each set gets one more row, read as the appliance reads once set up: each photo as
 taken, with a profile auto-calibrated on that photo alone (die size, pip polarity, tray region), or with
 the default profile where that calibration fails, as the appliance then keeps the profile it had. The
-calibration sees the very dice it then reads, as one made on the table's own dice before play nearly
-does. Its time columns are left out, as they would time the calibration too: the simulated tray's
-calibrated timing is the calibrated reader's time.
+calibration sees the very dice it then reads, much as one made on the table's own dice before play does.
+Its time columns are left out, as they would time the calibration too: the simulated tray's calibrated
+timing is the calibrated reader's time. (Hands read exactly so: matteop65 97.2%, nell-byler 76.0%; read at
+one working size, as the calibrated reader did before it read all three, 97.0% and 70.5%.)
 """
 
 from __future__ import annotations
