@@ -105,6 +105,17 @@ ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 o
 DISTANCE = 3  # --distant: a photo fills the middle ninth of the frame it is read in
 RECOMPRESSION_QUALITY = 95  # --recompressed: a camera's "fine" JPEG, which changes the pixels least
 SET_COLUMN = 30  # the table's first column: a set's name and its variant
+# The table's other columns: (title, width); a cell is right-aligned to its column's width
+COLUMNS = (
+    ("images", 6),
+    ("die recall", 10),
+    ("die precision", 13),
+    ("hand accuracy", 13),
+    ("asked", 6),
+    ("wrong unasked", 13),
+    ("ms median", 9),
+    ("ms p90", 7),
+)
 STILL_WIDTH = 3280  # --still: a Raspberry Pi camera v2's full still is 3280x2464
 TINTS = {"tinted cool": (1.25, 0.8), "tinted warm": (0.8, 1.25)}  # --tinted: label -> (blue, red) gains
 NOISE_SIGMA = 4.0  # --noisy: the standard deviation of the sensor noise added to every level
@@ -156,9 +167,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     sets = sorted(p.parent for p in args.datasets.glob("*/truth.jsonl")) if args.datasets.is_dir() else []
-    header = f"| {'set':<{SET_COLUMN}} | {'images':>6} | {'die recall':>10} | {'die precision':>13} |"
-    header += f" {'hand accuracy':>13} | {'asked':>6} | {'wrong unasked':>13} |"
-    header += f" {'ms median':>9} | {'ms p90':>7} |"
+    header = _line("set", [title for title, _ in COLUMNS])
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
     variants = _variants(args)
@@ -264,11 +273,9 @@ def _rows(
         runs.append(results)
         yield _row(name, summarise(results))
     if variants:
-        name = f"{folder.name} every variant"
-        yield (
-            f"| {name:<{SET_COLUMN}} | {len(runs[0]):>6} | {'-':>10} | {'-':>13} |"
-            f" {exact_in_every(runs):>13.1%} | {'-':>6} | {'-':>13} | {'-':>9} | {'-':>7} |"
-        )
+        every = ["-"] * len(COLUMNS)
+        every[0], every[3] = str(len(runs[0])), f"{exact_in_every(runs):.1%}"
+        yield _line(f"{folder.name} every variant", every)
     if calibrated:
         results = read_set(folder / "truth.jsonl", read=_read_calibrated)
         yield _row(f"{folder.name} calibrated on each", summarise(results), timed=False)
@@ -276,12 +283,17 @@ def _rows(
 
 def _row(name: str, m: dict[str, float | int], timed: bool = True) -> str:
     """One set's row of the table from its `summarise` metrics `m`; without the times unless `timed`."""
-    times = f" {m['ms_median']:>9.1f} | {m['ms_p90']:>7.1f} |" if timed else f" {'-':>9} | {'-':>7} |"
-    return (
-        f"| {name:<{SET_COLUMN}} | {m['images']:>6} | {m['die_recall']:>10.1%} |"
-        f" {m['die_precision']:>13.1%} | {m['hand_accuracy']:>13.1%} | {m['hands_asked']:>6.1%} |"
-        f" {m['wrong_unasked']:>13.1%} |" + times
-    )
+    shares = [
+        m[key] for key in ("die_recall", "die_precision", "hand_accuracy", "hands_asked", "wrong_unasked")
+    ]
+    times = [f"{m['ms_median']:.1f}", f"{m['ms_p90']:.1f}"] if timed else ["-", "-"]
+    return _line(name, [str(m["images"])] + [f"{share:.1%}" for share in shares] + times)
+
+
+def _line(name: str, cells: list[str]) -> str:
+    """A line of the table: `name` in the set column, then `cells` under `COLUMNS`."""
+    aligned = "".join(f" {cell:>{width}} |" for cell, (_, width) in zip(cells, COLUMNS, strict=True))
+    return f"| {name:<{SET_COLUMN}} |" + aligned
 
 
 def _read_calibrated(frame: np.ndarray) -> Reading:
