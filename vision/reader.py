@@ -25,8 +25,9 @@ How it reads, in order:
    when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
    says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
    disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the reading
-   with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or more, a
-   white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`, and with
+   with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or more (a 1
+   whose pip fills its body, a whole die taken for a pip, is one of them and no die read: `WHOLE_DIE_PIP`),
+   a white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`, and with
    dice whose pips measure the bodies' size rather than the first estimate).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
@@ -381,6 +382,13 @@ PIP_GRAIN = 3
 # only with dice read on that many bodies (two_7 at 2 and 2.5 times).
 SIZE_WITNESSES = 2
 SIZES_DIFFER = 2.0  # ... and the pips tell another size when the bodies measure over twice or under half it
+# A 1 whose pip is this share of its body's side or more is a whole die taken for a pip. A 1's pip spans a
+# fifth to a quarter of its body: of the ones read on bodies as taken, nell-byler's 201 of 202 span 0.25 or
+# less (the other, 0.84, is a dark die read whole) and matteop65's 32 span 0.18 or less. A dark die read as
+# the pip of a die many times its size spans 0.83 to 0.95 (the lone dark die of nell-byler 112554, 112556,
+# 112600 and 112609 from 3x as far, whose pips and the tray's two screw heads measured a die of 200 px).
+# Such a one witnesses the bodies' size as a die read on a body does (`SIZE_WITNESSES`).
+WHOLE_DIE_PIP = 0.5
 
 
 @dataclass(frozen=True)
@@ -524,14 +532,15 @@ class DiceReader:
             # times its resolution, 3280x2460: six_29's three sixes were read again there beside a side
             # face's pip as a false 1, and dice_12's two ones beside a false 2).
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
+            whole = _whole_dice(faces, bodies, scale)  # dice read as a pip: no die read, and a witness
             confirmed = not _dice_read(faces) or (
-                _dice_on_bodies(retry[0], bodies, retry[1]) >= SIZE_WITNESSES
+                _dice_on_bodies(retry[0], bodies, retry[1]) + whole >= SIZE_WITNESSES
                 and _accounts_for(retry[0], retry[1], faces, scale)
                 and not _nearer(
                     _pips_measure(retry[0], retry[1], self.params["pip_size"], body_px), die_px, body_px
                 )
             )
-            if confirmed and _dice_read(retry[0]) > _dice_read(faces):
+            if confirmed and _dice_read(retry[0]) > _dice_read(faces) - whole:
                 (faces, scale, work_shape), die_px = retry, body_px
         # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
         # by their pips' size (large pips measure a die 1.4 times its face).
@@ -1408,6 +1417,18 @@ def _on_rim(face: Face, bodies: Bodies, scale: float) -> bool:
 def _dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:
     """Faces read with a value that lie on one of `bodies` (`_on_body`)."""
     return sum(face.value is not None and _on_body(face, bodies, scale) for face in faces)
+
+
+def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> int:
+    """Ones among `faces` (work coordinates, `scale` work pixels per image pixel) whose pip spans
+    `WHOLE_DIE_PIP` of the side of the body it lies on or more: whole dice read as a pip of a larger die."""
+    ones = [face for face in faces if face.value == 1]
+    if not ones:
+        return 0
+    gaps = distances(np.array([face.center for face in ones]) / scale, bodies.centers)
+    pips = np.array([face.pip for face in ones])[:, None] / scale
+    under = (gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (pips >= WHOLE_DIE_PIP * bodies.sizes)
+    return int(under.any(axis=1).sum())
 
 
 def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:

@@ -544,6 +544,29 @@ def test_the_bodies_size_replaces_a_reading_only_when_it_reads_a_die_within_each
     assert read_with(Face((0, 1), 2, (150.0, 100.0), 168.0, 0.0, 0.9)) == [1, 1, 1]
 
 
+@pytest.mark.parametrize(("pip", "values"), [(28.0, [5]), (8.0, [1])])
+def test_a_die_read_whole_as_the_pip_of_a_one_witnesses_the_bodies_size(monkeypatch, pip, values):
+    """nell-byler 112556 from 3x as far: one dark die 32 px wide on a pale board, whose pips and the tray's
+    screw heads measured a die of 196 px. Read at that size, the whole die is the pip of a 1; read at its
+    body's size, it shows 5. With no other die to read on a body, the five alone fell short of
+    `SIZE_WITNESSES`, and the one stood. A pip as wide as the body under it is that body, a die taken for a
+    pip: it witnesses the bodies' size, and is no die read at the pips' size. A 1 whose pip is a quarter of
+    its body is a 1 (the pips' reading stands). The screw heads are bodies too, alike in size."""
+    bodies = Bodies(np.array([[1040.0, 990.0], [690.0, 1232.0], [1220.0, 1228.0]]), 32.0, np.full(3, 32.0))
+    one = Face((0,), 1, (1040.0, 990.0), 196.0, 0.0, 0.9, pip=pip)
+    five = Face(tuple(range(5)), 5, (1042.0, 992.0), 32.0, 0.0, 0.9, pip=6.0)
+    frame = np.zeros((1920, 1920, 3), np.uint8)
+    gray = np.zeros((1920, 1920), np.uint8)
+
+    def read_at(gray, tray, die_px, threshold, bodies):
+        return ([one] if die_px > 100 else [five]), 1.0, gray.shape
+
+    reader = DiceReader(work_die_px=60.0)
+    monkeypatch.setattr(reader, "_read_at", read_at)
+    prepared = reader_module.Prepared(frame, (0, 0), frame, gray, bodies, 100.0, 20.0, 196.0)
+    assert reader._read_prepared(prepared).values == values
+
+
 @pytest.mark.parametrize(
     ("at_bodies", "values"),
     [
