@@ -1367,11 +1367,15 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 
     return bool(_on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
 
 
-def _on_bodies(points: np.ndarray, bodies: Bodies, smallest: float = 0.0) -> np.ndarray:
+def _on_bodies(
+    points: np.ndarray, bodies: Bodies, smallest: float = 0.0, largest: float | np.ndarray = np.inf
+) -> np.ndarray:
     """Whether each of `points` (n x 2, image pixels) lies within `BODY_CENTRE_SHARE` of a side of the
-    centre of one of `bodies` at least `smallest` image pixels wide."""
+    centre of one of `bodies` at least `smallest` and at most `largest` (or each point's, n x 1) image
+    pixels wide."""
     gaps = distances(points, bodies.centers)
-    return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (bodies.sizes >= smallest)).any(axis=1)
+    sized = (bodies.sizes >= smallest) & (bodies.sizes <= largest)
+    return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & sized).any(axis=1)
 
 
 def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float) -> bool:
@@ -1425,10 +1429,9 @@ def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> int:
     ones = [face for face in faces if face.value == 1]
     if not ones:
         return 0
-    gaps = distances(np.array([face.center for face in ones]) / scale, bodies.centers)
-    pips = np.array([face.pip for face in ones])[:, None] / scale
-    under = (gaps <= BODY_CENTRE_SHARE * bodies.sizes) & (pips >= WHOLE_DIE_PIP * bodies.sizes)
-    return int(under.any(axis=1).sum())
+    centres = np.array([face.center for face in ones]) / scale
+    widest = np.array([face.pip for face in ones])[:, None] / scale / WHOLE_DIE_PIP
+    return int(_on_bodies(centres, bodies, largest=widest).sum())
 
 
 def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:
