@@ -1,7 +1,8 @@
 """The camera thread: frames in, roll events out, and the annotated view for the admin page.
 
 One thread owns the camera (picamera2's advice: open it once, take frames in one place). Each frame goes
-through the dice reader and the roll watcher; the watcher's events go to the session's queue. A camera that
+through the dice reader (`vision.stream`: one working size per frame, in turn, agreed over still frames)
+and the roll watcher; the watcher's events go to the session's queue. A camera that
 fails to open or stops delivering is closed and retried with a growing pause, and its state ("starting",
 "ok", "missing") is reported, so a pulled cable shows on the tablet while the game goes on by hand.
 
@@ -28,6 +29,7 @@ from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 from vision.reading import Reading
 from vision.sources import FrameSource
+from vision.stream import StreamReader
 from vision.watcher import DiceMoving, DiceSettled, Event, RollWatcher
 
 log = logging.getLogger(__name__)
@@ -90,7 +92,7 @@ class CameraLoop:
     ) -> None:
         self.source = source
         self._profile = profile
-        self._reader = DiceReader(profile)
+        self._reader = StreamReader(DiceReader(profile))
         self._on_dice = on_dice
         self._on_status = on_status
         self._make_watcher = make_watcher
@@ -135,7 +137,7 @@ class CameraLoop:
     def set_profile(self, profile: CalibrationProfile) -> None:
         """Read with a new calibration from the next frame on."""
         self._profile = profile
-        self._reader = DiceReader(profile)
+        self._reader = StreamReader(DiceReader(profile))
         apply_controls = getattr(self.source, "apply_controls", None)
         if apply_controls is not None and self.source.is_open:
             apply_controls(profile.camera)

@@ -104,7 +104,8 @@ How it reads, in order:
    at two sizes is read for a reason that holds on the next photo.
    The middle size is read only when the smallest and the largest differ (`vision.consensus.unanimous`).
    A calibrated reader reads these sizes too (`DiceReader.read`): the roll watcher's frames of still dice
-   put every pip where the last one did, so they cannot outvote a size's misread.
+   put every pip where the last one did, so they cannot outvote a size's misread. A camera's stream is read
+   a size a frame, in turn, the sizes agreeing over the frames of still dice (`vision.stream`).
 """
 
 from __future__ import annotations
@@ -393,7 +394,7 @@ WHOLE_DIE_PIP = 0.5
 
 @dataclass(frozen=True)
 class Prepared:
-    """A frame made ready to read (`DiceReader._prepare`): the same at every working size."""
+    """A frame made ready to read (`DiceReader.prepare`): the same at every working size."""
 
     image: np.ndarray  # 8-bit BGR, exposed
     offset: tuple[int, int]  # where the tray region starts in it (x, y)
@@ -445,11 +446,11 @@ class DiceReader:
         what one size misreads. Each photo calibrated on itself, read at one size and at these three:
         matteop65 384 and 385 hands right of 396, nell-byler 139 and 150 of the 197 that calibrate; wrong
         hands not asked about 4 and 1, 12 and 2 (hands asked about 12 and 24, 90 and 105). It costs a
-        second reading (the middle size seldom).
+        second reading (the middle size seldom); the camera loop reads one size a frame (`vision.stream`).
         `extras["die_px"]` is the die side read with, in frame pixels: measured by the pips (their diameter
         over `pip_size`) or the dice bodies, or the profile's. Auto-calibration keeps it as the profile's.
         """
-        prepared = self._prepare(frame)
+        prepared = self.prepare(frame)
         if isinstance(prepared, Reading):
             return prepared
         if self._agreeing:
@@ -462,7 +463,17 @@ class DiceReader:
             return agree([outer[0], middle._read_prepared(prepared), outer[1]])
         return self._read_prepared(prepared)
 
-    def _prepare(self, frame: Any) -> Prepared | Reading:
+    @property
+    def working_sizes(self) -> int:
+        """How many working sizes this reader's `read` reads a frame at (`read_at_size`)."""
+        return len(self._agreeing) or 1
+
+    def read_at_size(self, prepared: Prepared, which: int) -> Reading:
+        """The dice of a prepared frame (`prepare`) read at the `which`th working size alone (of
+        `working_sizes`, smallest first): `vision.stream` reads a camera's frames so, one size each."""
+        return (self._agreeing[which] if self._agreeing else self)._read_prepared(prepared)
+
+    def prepare(self, frame: Any) -> Prepared | Reading:
         """What every working size reads alike (`Prepared`), or the `Reading` that says why there is
         nothing to read: the frame made 8-bit, rid of specks and exposed, its tray, dice bodies, pip
         threshold and die size. The readers at `AGREEING_DIE_PX` share this profile, so it is done once for
@@ -514,7 +525,7 @@ class DiceReader:
         return bodies.size if bodies is not None and self.profile.die_size is None else None
 
     def _read_prepared(self, prepared: Prepared) -> Reading:
-        """The dice of a prepared frame (`_prepare`), read with dice `work_die_px` wide."""
+        """The dice of a prepared frame (`prepare`), read with dice `work_die_px` wide."""
         gray, tray, bodies, threshold = prepared.gray, prepared.tray, prepared.bodies, prepared.threshold
         die_px, body_px = prepared.die_px, self._body_px(bodies)
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)

@@ -5,7 +5,9 @@ one table (beside the contract's columns, the share of hands the game would ask 
 hands read wrong without asking: `vision.dataset`), then times the reader on simulated-tray frames of
 640x480 and 1280x720 on one thread: with the default profile (everything estimated per frame, as eval-vision
 reads unseen photos) and with a profile auto-calibrated on a few of those frames (die size, pip polarity,
-tray), as the appliance reads once set up.
+tray), as the appliance reads once set up: a photo alone (`DiceReader.read`, at two or three working sizes,
+as `pipkeeper read` reads it) and a camera's stream (`vision.stream`, one size a frame in turn, as the camera
+loop reads it), each roll's dice seen in `STREAM_STILL_FRAMES` frames, as they lie still before they settle.
 Each frame counts by its fastest of several reads, made in rounds (`_timing`), so the machine's other work
 does not.
 
@@ -96,9 +98,11 @@ from vision.dataset import exact_in_every, summarise
 from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 from vision.reading import Reading
+from vision.stream import StreamReader
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "dice-photos"
 SIM_FRAMES = 30
+STREAM_STILL_FRAMES = 3  # frames of each roll's still dice in the stream timed (a size each: 57, 60, 63 px)
 TURNS = {"turned 90": cv2.ROTATE_90_CLOCKWISE, "turned 180": cv2.ROTATE_180}  # --turned: label -> rotation
 TIMING_REPEATS = 10  # rounds over the simulated frames; each frame's fastest read counts (`_timing`)
 ENLARGEMENT = 2.5  # --enlarged: a 640x480 photo becomes 1600x1200, a 1280x960 one a Pi camera's 3200x2400
@@ -308,23 +312,26 @@ def _sim_timing(width: int, height: int) -> str:
     try:
         simtray = importlib.import_module("vision.simtray")
         tray = simtray.SimulatedTray(width, height, 5, 1)
-        frames = []
+        rolls = []
         tray.open()
         for _ in range(SIM_FRAMES):
             tray.roll([])
-            for _ in range(tray.moving_frames + 1):  # past the tumbling frames to the settled dice
-                frame = tray.read()
-            frames.append(frame)
+            for _ in range(tray.moving_frames):  # past the tumbling frames to the settled dice
+                tray.read()
+            rolls.append([tray.read() for _ in range(STREAM_STILL_FRAMES)])
     except Exception as error:  # the simulator is another room's code; report, don't crash the benchmark
         return f"not measured ({type(error).__name__}: {error})"
+    frames = [still[0] for still in rolls]
     calibrated, report = auto_calibrate(frames[:CALIBRATION_FRAMES], CalibrationProfile())
     timings = [f"default profile {_timing(DiceReader(), frames)}"]
     if report.get("ok"):
         timings.append(f"calibrated {_timing(DiceReader(calibrated), frames)}")
+        stream = [frame for still in rolls for frame in still]
+        timings.append(f"calibrated camera stream {_timing(StreamReader(DiceReader(calibrated)), stream)}")
     return "; ".join(timings) + f" (one thread, each frame's fastest of {TIMING_REPEATS} reads)"
 
 
-def _timing(reader: DiceReader, frames: list[np.ndarray]) -> str:
+def _timing(reader: DiceReader | StreamReader, frames: list[np.ndarray]) -> str:
     """Median and p90 over `frames` of each frame's fastest of `TIMING_REPEATS` reads, and the median of
     the first reads.
 

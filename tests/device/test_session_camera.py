@@ -21,10 +21,10 @@ from device.session import CANNOT_READ, WAITING_FOR_DICE, TableSession
 from device.simtable import SIM_DIE_SIZE, SimTable
 from device.store import GameStore
 from vision.profile import CalibrationProfile
-from vision.reader import DiceReader
 from vision.reading import Reading
 from vision.simtray import SimDie
 from vision.sources import FrameSource, SourceError
+from vision.stream import StreamReader
 from vision.watcher import RollWatcher
 
 WAIT = 20.0  # generous ceiling for a slow shared machine; the tests end as soon as the state arrives
@@ -441,17 +441,17 @@ def test_a_failing_camera_is_retried_with_a_growing_pause_and_picked_up_again():
 def test_a_frame_the_reader_fails_on_is_logged_and_the_next_frames_are_read(monkeypatch, caplog):
     """A bug the reader meets on one odd frame must not end the camera thread: the watchdog would restart
     the whole service for it."""
-    read = DiceReader.read
+    read = StreamReader.read
     calls = 0
 
-    def failing_once(reader: DiceReader, frame: np.ndarray) -> Reading:
+    def failing_once(reader: StreamReader, frame: np.ndarray) -> Reading:
         nonlocal calls
         calls += 1
         if calls == 2:
             raise IndexError("a bug the second frame meets")
         return read(reader, frame)
 
-    monkeypatch.setattr(DiceReader, "read", failing_once)
+    monkeypatch.setattr(StreamReader, "read", failing_once)
     readings: list[Reading] = []
     enough = threading.Event()
 

@@ -698,7 +698,7 @@ def test_white_dice_seen_with_another_light_s_white_balance_are_white_dice():
     frame, centres = draw_dice([6, 3, 5], face=200, floor=(90, 140, 190))
     tinted = tint(frame, 1.2, 0.8)
     assert reader_module._shows_colour(tinted, np.array(centres[0]), 56)
-    prepared = DiceReader()._prepare(tinted)
+    prepared = DiceReader().prepare(tinted)
     assert not any(reader_module._shows_colour(prepared.tray, np.array(centre), 56) for centre in centres)
     assert DiceReader().read(tinted).values == [6, 3, 5]
 

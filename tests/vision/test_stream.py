@@ -1,0 +1,136 @@
+"""The stream reader over frames of the simulated tray: one working size per frame, in turn, and the sizes
+agreed over the frames that show the same thing."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.profile import CalibrationProfile
+from vision.reader import DiceReader
+from vision.reading import ASK_BELOW, Die, Reading
+from vision.simtray import SimulatedTray
+from vision.stream import StreamReader, alike, look
+
+# The simulated tray's die is 0.11 of its frame's short side, its pips dark: a calibrated table.
+CALIBRATED = CalibrationProfile(die_size=0.11, pip_polarity="dark")
+
+
+@pytest.fixture
+def tray():
+    with SimulatedTray(640, 480, 5, seed=11) as tray:
+        yield tray
+
+
+class ScriptedSizes:
+    """Stands in for the working sizes of a real reader, which still prepares each frame: each size reads
+    the tray's dice as they lie, but the size `misreading` reads the first die one higher. Records the
+    size each call read at."""
+
+    def __init__(self, reader: DiceReader, tray: SimulatedTray, misreading: int = 1) -> None:
+        self.tray, self.misreading, self.sizes = tray, misreading, []
+        reader.read_at_size = self.read_at_size
+
+    def read_at_size(self, prepared, which: int) -> Reading:
+        self.sizes.append(which)
+        values = self.tray.values
+        if which == self.misreading:
+            values[0] = values[0] % 6 + 1
+        dice = tuple(Die(v, d.center, 70.0, 0.0, 0.9) for v, d in zip(values, self.tray.dice, strict=True))
+        return Reading(dice=dice, frame_size=(640, 480))
+
+
+def test_each_frame_is_read_at_one_working_size_in_turn(tray):
+    reader = DiceReader(CALIBRATED)
+    sizes = ScriptedSizes(reader, tray)
+    stream = StreamReader(reader)
+    for _ in range(7):
+        stream.read(tray.read())
+    assert sizes.sizes == [0, 1, 2, 0, 1, 2, 0]
+
+
+def test_still_frames_are_read_as_most_working_sizes_read_them(tray):
+    """Size 1 misreads the first die: alone it is read as a size reads it; beside size 0's reading of the
+    same still dice it is in doubt (asked about); once the three sizes have read them, most sizes' value
+    stands, and stays as the sizes go round again."""
+    truth = tray.values
+    stream = StreamReader(DiceReader(CALIBRATED))
+    ScriptedSizes(stream.reader, tray)
+    readings = [stream.read(tray.read()) for _ in range(5)]
+    assert readings[0].values == truth
+    assert readings[1].dice[0].confidence < ASK_BELOW
+    for reading in readings[2:]:
+        assert reading.values == truth and not reading.asks
+
+
+def test_a_die_turned_over_forgets_the_frames_before_it(tray):
+    """Two frames of still dice, then one die shows another face: that frame is read at its own size
+    alone, not outvoted by the two before it (which would read the first die as it was)."""
+    stream = StreamReader(DiceReader(CALIBRATED))
+    ScriptedSizes(stream.reader, tray, misreading=2)
+    before = tray.values
+    stream.read(tray.read())
+    stream.read(tray.read())
+    turned = before[0] % 6 + 1
+    tray.set_values([turned, *before[1:]])
+    assert stream.read(tray.read()).values[0] == turned % 6 + 1  # size 2 alone: its misread
+    stream.read(tray.read())
+    assert stream.read(tray.read()).values == tray.values  # sizes 2, 0 and 1 of the new face
+
+
+def test_a_frame_the_reader_refuses_forgets_the_frames_before_it(tray):
+    stream = StreamReader(DiceReader(CALIBRATED))
+    sizes = ScriptedSizes(stream.reader, tray, misreading=0)
+    frame = tray.read()
+    stream.read(frame)
+    stream.read(frame)
+    refused = stream.read(np.zeros((480, 640, 3), np.uint8))
+    assert refused.problem and not refused.dice
+    assert sizes.sizes == [0, 1]  # the black frame was read at no size
+    after = stream.read(frame)  # size 2 alone: the size 0 and 1 readings before the black frame are gone
+    assert sizes.sizes == [0, 1, 2] and after.values == tray.values and not after.asks
+
+
+@pytest.mark.parametrize("profile", [CALIBRATED, CalibrationProfile()], ids=["calibrated", "uncalibrated"])
+def test_still_dice_of_the_simulated_tray_are_read_as_one_frame_at_every_size(tray, profile):
+    """The real reader: three frames of still dice, read a size each, read them right; three copies of one
+    frame read exactly as `DiceReader.read` reads that frame."""
+    stream = StreamReader(DiceReader(profile))
+    for _ in range(3):
+        tray.roll()
+        for _ in range(tray.moving_frames):
+            stream.read(tray.read())
+        assert [stream.read(tray.read()) for _ in range(3)][-1].values == tray.values
+        frame = tray.read()
+        assert [stream.read(frame) for _ in range(3)][-1] == DiceReader(profile).read(frame)
+
+
+def test_frames_are_alike_while_the_dice_lie_still_and_not_once_one_moves_or_turns(tray):
+    reader = DiceReader(CALIBRATED)
+
+    def prepared():
+        frame = reader.prepare(tray.read())
+        return frame, look(frame)
+
+    still = prepared()
+    assert alike(*still, *prepared())  # sensor noise alone
+    dice = list(tray.dice)
+    x, y = dice[2].center
+    tray.place([*dice[:2], replace(dice[2], center=(x + 5, y)), *dice[3:]])
+    assert not alike(*still, *prepared())
+    tray.place(dice)
+    values = tray.values
+    for turned in range(1, 7):
+        if turned != values[2]:
+            tray.set_values([*values[:2], turned, *values[3:]])
+            assert not alike(*still, *prepared()), f"a {values[2]} turned to {turned}"
+
+
+def test_frames_measured_at_other_die_sizes_are_compared_in_the_same_cells(tray):
+    """Without a calibration each frame's die size is estimated anew, and the cells follow it: a look in
+    other cells is looked at again in the new frame's, not taken for motion."""
+    reader = DiceReader()
+    before, after = reader.prepare(tray.read()), reader.prepare(tray.read())
+    larger = replace(after, die_px=after.die_px * 1.3)
+    assert look(before).shape != look(larger).shape
+    assert alike(before, look(before), larger, look(larger))
