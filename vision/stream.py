@@ -81,12 +81,14 @@ def look(prepared: Prepared, cell: int | None = None) -> np.ndarray:
 
 def alike(before: Prepared, before_look: np.ndarray, after: Prepared, after_look: np.ndarray) -> bool:
     """Whether two prepared frames (with their `look`s) show the same thing: the same tray shape, and
-    their lightness in cells of `after`'s size nowhere `STILL_SHARE` of its brightness range apart."""
+    their lightness in cells of `after`'s size nowhere `STILL_SHARE` of its brightness range apart, less
+    the change of most cells: a room's light or a camera's exposure changes every cell alike, and no die."""
     if before.gray.shape != after.gray.shape:
         return False
     if before_look.shape != after_look.shape:  # another die size was estimated: look again in after's cells
         before_look = look(before, _cell(after))
-    return int(cv2.absdiff(before_look, after_look).max()) < STILL_SHARE * after.spread
+    change = after_look.astype(np.int16) - before_look
+    return float(np.abs(change - np.median(change)).max()) < STILL_SHARE * after.spread
 
 
 def _cell(prepared: Prepared) -> int:

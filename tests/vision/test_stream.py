@@ -3,6 +3,7 @@ agreed over the frames that show the same thing."""
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -114,6 +115,8 @@ def test_frames_are_alike_while_the_dice_lie_still_and_not_once_one_moves_or_tur
 
     still = prepared()
     assert alike(*still, *prepared())  # sensor noise alone
+    brighter = reader.prepare(cv2.add(tray.read(), np.full((480, 640, 3), 30, np.uint8)))
+    assert alike(*still, brighter, look(brighter))  # the room's light or the camera's exposure, not a die
     dice = list(tray.dice)
     x, y = dice[2].center
     tray.place([*dice[:2], replace(dice[2], center=(x + 5, y)), *dice[3:]])
