@@ -10,14 +10,14 @@ each frame's reading is what all the sizes agree on, as in `DiceReader.read` (ea
 frame's sensor noise besides). A frame costs one reading instead of two or three. Frames of dice
 in motion are read at one size alone, which tells the roll watcher all it needs: that they move.
 
-Frames look alike when their lightness, averaged over cells an eighth of a die wide (`LOOK_CELLS_PER_DIE`,
-a pip's size or less), differs nowhere by `STILL_SHARE` of the frame's brightness range or more. Measured
-with the calibrated reader on the simulated tray at 640x480 (dice 68 px) and 1280x720 (99 px), four rolls
-each: still frames differ by 0.006 of it at most; a die turned to any other face by 0.39 at least; a die
-moved by one pixel by 0.07 to 0.16, by two 0.14 to 0.29. Photos of matteop65 and nell-byler (every 20th)
-with two draws of sensor noise of 4 levels differ by 0.043 at most. A die that
-moved too little to mark is the same die with the same face: the readings agree on it wherever it is
-within half a side (`vision.consensus.SAME_DIE_SHARE`).
+Frames look alike when their lightness, averaged over cells an eighth of a die wide (`LOOK_CELLS_PER_DIE`, a
+pip's size or less), differs nowhere by `STILL_SHARE` of the frame's brightness range or more, less the change
+of most cells (a room's light or a camera's exposure changes every cell alike). Measured with the calibrated
+reader on the simulated tray at 640x480 (dice 68 px) and 1280x720 (99 px), four rolls each: still frames
+differ by 0.006 of it at most; a die turned to any other face by 0.39 at least; a die moved by one pixel by
+0.07 to 0.16, by two 0.14 to 0.29. Photos of matteop65 and nell-byler (every 20th) with two draws of sensor
+noise of 4 levels differ by 0.043 at most. A die that moved too little to mark is the same die with the same
+face: the readings agree on it wherever it is within half a side (`vision.consensus.SAME_DIE_SHARE`).
 """
 
 from __future__ import annotations
