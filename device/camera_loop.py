@@ -2,9 +2,9 @@
 
 One thread owns the camera (picamera2's advice: open it once, take frames in one place). Each frame goes
 through the dice reader (`vision.stream`: one working size per frame, in turn, agreed over still frames)
-and the roll watcher; the watcher's events go to the session's queue. A camera that
-fails to open or stops delivering is closed and retried with a growing pause, and its state ("starting",
-"ok", "missing") is reported, so a pulled cable shows on the tablet while the game goes on by hand.
+and the roll watcher; the watcher's events go to the session's queue. A camera that fails to open or stops
+delivering is closed and retried with a growing pause, and its state ("starting", "ok", "missing") is
+reported, so a pulled cable shows on the tablet while the game goes on by hand.
 
 The annotated JPEG is encoded once per frame for every viewer, at most `jpeg_fps` times a second, and only
 while someone asked for one in the last few seconds: a Pi with nobody on the admin page spends nothing on it.
