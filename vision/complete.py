@@ -16,8 +16,10 @@ two corners, where blur along the columns darkens a four's face too, so they mus
 pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
 on a translucent die stretches it, and a smear or the glint itself darkens a two's centre), or at least as
 a blob stretched along the same line as the two's (`_smeared_alike`): a die moving as the photo is taken
-smears each pip into a bar, the middle one too stretched to pass for a pip. A place on a pip of another face
-read shows that die's pip, not this face's: dice lying close together lend none.
+smears each pip into a bar, the middle one too stretched to pass for a pip. A two may also be a three's
+middle and end pip, its other end joined to a glint or a dark die's pale bevel: a pip found beyond either of
+its pips, as far as they lie apart, makes it that three, twice its size (`_three_beyond`). A place on a
+pip of another face read shows that die's pip, not this face's: dice lying close together lend none.
 """
 
 from __future__ import annotations
@@ -174,6 +176,10 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
         and (_found(center, pips, look.diameter) or _smeared_alike(center, pips, face.members))
     ):
         return replace(face, value=3)
+    if face.value == 2:
+        three = _three_beyond(face, points, look, pips)
+        if three is not None:
+            return three
     if face.value == 3:
         # A straight three may be one column of a six: the other column lies a column's length aside.
         for shift in (2 * turned, -2 * turned):
@@ -190,6 +196,21 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
             ):
                 return replace(face, value=6)
     return face
+
+
+def _three_beyond(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face | None:
+    """The three whose middle and one end pip are the two `points`, when its other end, as far beyond
+    either pip as they are apart, shows a pip found there too; else None.
+
+    A three's end pip merged with a glint or a dark die's pale bevel is no pip candidate that links, and
+    the other two are a diagonal pair half a three's span apart: a two of a die half the size. Its middle
+    pip is then one of the two's, and the die twice the two's size.
+    """
+    for middle, end in ((points[0], points[1]), (points[1], points[0])):
+        beyond = 2 * middle - end
+        if look.pip(beyond) and _found(beyond, pips, look.diameter):
+            return replace(face, value=3, center=(float(middle[0]), float(middle[1])), size=2 * face.size)
+    return None
 
 
 def _looker(image: np.ndarray, pips: Pips, members: np.ndarray, read: set[int]) -> _Looker:

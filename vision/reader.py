@@ -41,7 +41,8 @@ How it reads, in order:
    face is the one with flatter or smaller pips, or of a flatter face and a squashed one (its pips, or a
    layout of four pips or more, squashed more than the other's) in shade beside it (or lit alike straight
    below it), the latter, as a die seen from below 45 degrees shows, however the camera is turned). A face
-   read low is looked at where its missing pips would be (`vision.complete`: a two may be half of a four).
+   read low is looked at where its missing pips would be (`vision.complete`: a two may be half of a four,
+   or two thirds of a three).
    Groups that look like dice but fit no layout, and dice cut by the frame edge (a four, five or six by its
    own size, other faces by the frame's die size, as its faces of three pips or more measure it), are reported
    as unreadable regions so the game can ask instead of guessing.

@@ -115,6 +115,19 @@ def test_a_two_is_a_three_when_a_pip_was_found_at_its_centre(unlinked, value):
     assert complete_faces([face], pips, face_image(["three"]), DEFAULT_PARAMS)[0].value == value
 
 
+@pytest.mark.parametrize(("unlinked", "value"), [([(1, 1)], 3), ([], 2)])
+def test_a_three_s_middle_and_end_pip_are_a_three_when_its_other_end_was_found_too(unlinked, value):
+    """A three's end pip joined to a glint does not link, and its other two pips read as a two of a die half
+    its size; the pip beyond them, at their own distance, makes it the three, centred on the middle pip and
+    twice the two's size. Without a pip found there, a two it stays, however dark the place is."""
+    face, pips = found([(-1, -1), (0, 0)], unlinked=unlinked)
+    face = replace(face, size=20.0)
+    grown = complete_faces([face], pips, face_image(["three"]), DEFAULT_PARAMS)[0]
+    assert grown.value == value
+    if value == 3:
+        assert grown.center == pytest.approx(tuple(CENTRE)) and grown.size == pytest.approx(40.0)
+
+
 def blurred_three(middle_turn: float) -> tuple[np.ndarray, np.ndarray]:
     """A three smeared sideways by motion blur: its pips are bars (an image and its blobs' labels: the end
     ones 1 and 2, as `found` numbers them, and the middle one 3), the middle one turned `middle_turn`
