@@ -27,8 +27,8 @@ How it reads, in order:
    disagree with the pips by more than twice (`SIZES_DIFFER`), the frame is read at both sizes and the reading
    with more dice wins (replacing dice read at the pips' size only with dice read on two bodies or more (a 1
    whose pip fills its body, a whole die taken for a pip, is one of them and no die read: `WHOLE_DIE_PIP`),
-   a white die's pips being bodies too, with a die read within each die it replaces, `_accounts_for`, and with
-   dice whose pips measure the bodies' size rather than the first estimate).
+   a white die's pips being bodies too, with a die read within each die it replaces but such a whole die,
+   `_accounts_for`, and with dice whose pips measure the bodies' size rather than the first estimate).
 3. The frame is resized so a die is about `WORK_DIE_PX` pixels: big photos are shrunk before any real work,
    small dice enlarged (up to `MAX_ENLARGE` times), and every later distance is a share of that die size,
    so no pixel constant belongs to one camera.
@@ -546,13 +546,13 @@ class DiceReader:
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             whole = _whole_dice(faces, bodies, scale)  # dice read as a pip: no die read, and a witness
             confirmed = not _dice_read(faces) or (
-                _dice_on_bodies(retry[0], bodies, retry[1]) + whole >= SIZE_WITNESSES
-                and _accounts_for(retry[0], retry[1], faces, scale)
+                _dice_on_bodies(retry[0], bodies, retry[1]) + whole.sum() >= SIZE_WITNESSES
+                and _accounts_for(retry[0], retry[1], faces, scale, whole)
                 and not _nearer(
                     _pips_measure(retry[0], retry[1], self.params["pip_size"], body_px), die_px, body_px
                 )
             )
-            if confirmed and _dice_read(retry[0]) > _dice_read(faces) - whole:
+            if confirmed and _dice_read(retry[0]) > _dice_read(faces) - whole.sum():
                 (faces, scale, work_shape), die_px = retry, body_px
         # A die the frame or the tray's wall cuts is told by the size its readable neighbours measure, not
         # by their pips' size (large pips measure a die 1.4 times its face).
@@ -1390,12 +1390,17 @@ def _on_bodies(
     return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & sized).any(axis=1)
 
 
-def _accounts_for(faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float) -> bool:
+def _accounts_for(
+    faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float, whole: np.ndarray
+) -> bool:
     """Whether `faces` (work coordinates at `scale`) read a die within every die `earlier` read (at
-    `earlier_scale`): the dice taken for one huge die's pips are dice of their own inside it."""
+    `earlier_scale`) but those `whole` marks (`_whole_dice`): the dice taken for one huge die's pips are
+    dice of their own inside it. A one whose pip is a whole die's body is that die, read or not: a smoky
+    die's faint red pips may read nothing at its own size (nell-byler 095859: seven dark dice on a white
+    board read as a one and a two of dice six times their size)."""
     centres = np.array([face.center for face in faces if face.value is not None]).reshape(-1, 2) / scale
-    for face in earlier:
-        if face.value is None:
+    for face, is_whole in zip(earlier, whole, strict=True):
+        if face.value is None or is_whole:
             continue
         gaps = np.hypot(*(centres - np.array(face.center) / earlier_scale).T)
         if not (gaps <= 0.5 * face.size / earlier_scale).any():
@@ -1435,15 +1440,16 @@ def _dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:
     return sum(face.value is not None and _on_body(face, bodies, scale) for face in faces)
 
 
-def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> int:
-    """Ones among `faces` (work coordinates, `scale` work pixels per image pixel) whose pip spans
+def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> np.ndarray:
+    """Which of `faces` (work coordinates, `scale` work pixels per image pixel) are ones whose pip spans
     `WHOLE_DIE_PIP` of the side of the body it lies on or more: whole dice read as a pip of a larger die."""
-    ones = [face for face in faces if face.value == 1]
-    if not ones:
-        return 0
-    centres = np.array([face.center for face in ones]) / scale
-    widest = np.array([face.pip for face in ones])[:, None] / scale / WHOLE_DIE_PIP
-    return int(_on_bodies(centres, bodies, largest=widest).sum())
+    whole = np.zeros(len(faces), bool)
+    ones = [index for index, face in enumerate(faces) if face.value == 1]
+    if ones:
+        centres = np.array([faces[index].center for index in ones]) / scale
+        widest = np.array([faces[index].pip for index in ones])[:, None] / scale / WHOLE_DIE_PIP
+        whole[ones] = _on_bodies(centres, bodies, largest=widest)
+    return whole
 
 
 def _dice_polarity(faces: list[Face]) -> tuple[bool | None, float]:

@@ -567,6 +567,36 @@ def test_a_die_read_whole_as_the_pip_of_a_one_witnesses_the_bodies_size(monkeypa
     assert reader._read_prepared(prepared).values == values
 
 
+@pytest.mark.parametrize(("pip", "values"), [(28.0, [3, 4]), (8.0, [2, 1])])
+def test_a_die_read_whole_as_the_pip_of_a_one_needs_no_die_read_in_it_at_the_bodies_size(
+    monkeypatch, pip, values
+):
+    """nell-byler 095859: smoky dice on a white board, each 32 px wide, taken at 190 px for the pips of a
+    two and of a one. Read at the bodies' size, the two's dice read a three and a four, and the one's die,
+    its red pips faint, reads nothing. The one's pip is as wide as the body under it: that body is the die
+    itself, read or not, so the reading at the bodies' size need not read a die within it to replace the
+    pips' reading. A 1 whose pip is a quarter of the body under it is a 1, which that reading must account
+    for (the pips' reading stands)."""
+    centres = np.array([[100.0, 100.0], [140.0, 100.0], [400.0, 400.0]])
+    bodies = Bodies(centres, 32.0, np.full(3, 32.0))
+    two = Face((0, 1), 2, (120.0, 100.0), 95.0, 0.0, 0.9, pip=28.0)
+    one = Face((2,), 1, (400.0, 400.0), 190.0, 0.0, 0.9, pip=pip)
+    retried = [
+        Face(tuple(range(value)), value, (x, 100.0), 32.0, 0.0, 0.9, pip=6.0)
+        for value, x in ((3, 100.0), (4, 140.0))
+    ]
+    frame = np.zeros((640, 640, 3), np.uint8)
+    gray = np.zeros((640, 640), np.uint8)
+
+    def read_at(gray, tray, die_px, threshold, bodies):
+        return ([two, one] if die_px > 100 else retried), 1.0, gray.shape
+
+    reader = DiceReader(work_die_px=60.0)
+    monkeypatch.setattr(reader, "_read_at", read_at)
+    prepared = reader_module.Prepared(frame, (0, 0), frame, gray, bodies, 100.0, 20.0, 190.0)
+    assert reader._read_prepared(prepared).values == values
+
+
 @pytest.mark.parametrize(
     ("at_bodies", "values"),
     [
