@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.faces import distances
 from vision.frames import resize
 
 DIE_PX_SMALL = 4.0  # die side in the shrunken copy: enough to see a body, small enough to be cheap
@@ -87,6 +88,15 @@ KMEANS_SEED = 1  # any fixed seed: what matters is that a frame is split the sam
 # the edge cuts fades out of it (a laptop's keyboard running off the frame touched it by a few pixels).
 GRAZE_SHARE = 0.5
 _SQUARE = np.ones((3, 3), np.uint8)  # a pixel and its eight neighbours
+# Bodies alike in size (`witnessed`) needed to read the frame again at their size when the pips tell
+# another (`vision.reader`), or to confirm the pips' size (`vision.die_size`): one blob may be a pip of the
+# die itself, a speck or a hole in a grille, and at its size a speaker grille reads as rows of dice
+# (matteop65 two_7 and three_2 at 1.5 times their resolution, a photo taken with a sharper camera). A white
+# die's pips are bodies too (the die itself is as pale as the board): when dice were read at the pips' size,
+# the reading at the bodies' size replaces them only with dice read on that many bodies (two_7 at 2 and 2.5
+# times).
+SIZE_WITNESSES = 2
+BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
 
 
 @dataclass(frozen=True)
@@ -431,3 +441,33 @@ def gradient(image: np.ndarray) -> np.ndarray:
     """How steeply the float32 single-channel `image` changes at each pixel, in its units per pixel: the
     length of its Sobel gradient, whose kernels weigh a step of one unit across a pixel as 8."""
     return np.hypot(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)) / 8.0
+
+
+def alike_in_size(sizes: np.ndarray, others: np.ndarray | float) -> np.ndarray:
+    """Whether each of `sizes` is within half again of its counterpart in `others`, either way: the pips
+    of one hand's dice (`vision.die_size`), or the bodies of one set's dice."""
+    ratio = sizes / others
+    return (ratio < 1.5) & (ratio > 1 / 1.5)
+
+
+def witnessed(bodies: Bodies | None) -> bool:
+    """Whether `SIZE_WITNESSES` dice bodies or more are alike in size to their typical one: enough for their
+    size to count. A die and a heap of dice that could not be split, 2.7 times as wide (matteop65 five_47 from
+    3x as far), have a typical size between them that measures neither."""
+    return bodies is not None and int(alike_in_size(bodies.sizes, bodies.size).sum()) >= SIZE_WITNESSES
+
+
+def sizes_agree(bodies: Bodies | None, die_px: float, within: float) -> bool:
+    """Whether `SIZE_WITNESSES` dice bodies or more measure dice within `within` times `die_px` either way."""
+    return witnessed(bodies) and 1 / within < bodies.size / die_px < within
+
+
+def on_bodies(
+    points: np.ndarray, bodies: Bodies, smallest: float = 0.0, largest: float | np.ndarray = np.inf
+) -> np.ndarray:
+    """Whether each of `points` (n x 2, image pixels) lies within `BODY_CENTRE_SHARE` of a side of the
+    centre of one of `bodies` at least `smallest` and at most `largest` (or each point's, n x 1) image
+    pixels wide."""
+    gaps = distances(points, bodies.centers)
+    sized = (bodies.sizes >= smallest) & (bodies.sizes <= largest)
+    return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & sized).any(axis=1)

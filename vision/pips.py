@@ -129,6 +129,12 @@ _KINDS = (float, float, float, float, bool, np.int32, float, float, np.int32, fl
 _NO_BLOBS = _Blobs(*(np.zeros(0, kind) for kind in _KINDS))
 
 
+def odd_kernel(side: float) -> int:
+    """`find_pips`' black-hat side for about `side` pixels: odd, so that the kernel has a centre pixel (the
+    whole part of `side`, or one more when that is even), and at least 3."""
+    return max(3, int(side) // 2 * 2 + 1)
+
+
 def find_pips(
     gray: np.ndarray,
     kernel: int,

@@ -9,18 +9,18 @@ How it reads, in order:
    (one narrower than a die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its
    brightness range (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their
    bodies and on them, `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
-2. Die size: taken from the profile, or estimated from a quick pass on a small copy of the frame (the median
-   size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies twice as fine
-   when the frame is larger and those see several times as many such pips (dice a small share of a large
-   frame, whose pips the small copy cannot see: `FINER_PAIRS`; only twice as many where the small copy's pips
-   are as large as the finer copy's dice), or as many as the lone pips of one size the coarser copy
-   resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die bodies, where
-   bodies as large as a die are witnessed: a pale board's dust specks are lone pips too), unless two dice
-   bodies alike in size confirm the small copy's size and that copy resolved the pips it measured
-   (`SIZES_CONFIRM`). A blob with a pip of the other polarity on it is a die a copy took whole for a pip:
-   it is left out, and its pip, a lone one's, measures it before specks do (`_dice_taken_whole`). Lone
-   pips a finer copy sees again as they were weigh as pairs against other dice it measures
-   (`_seen_again`): the smaller blobs beside them may be dust.
+2. Die size: taken from the profile, or estimated (`vision.die_size`) from a quick pass on a small copy of the
+   frame (the median size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies
+   twice as fine when the frame is larger and those see several times as many such pips (dice a small share of
+   a large frame, whose pips the small copy cannot see: `FINER_PAIRS`; only twice as many where the small
+   copy's pips are as large as the finer copy's dice), or as many as the lone pips of one size the coarser
+   copy resolved (a hand of ones: `_outweighs`; a finer copy's own lone pips count so only on die bodies,
+   where bodies as large as a die are witnessed: a pale board's dust specks are lone pips too), unless two
+   dice bodies alike in size confirm the small copy's size and that copy resolved the pips it measured
+   (`SIZES_CONFIRM`). A blob with a pip of the other polarity on it is a die a copy took whole for a pip: it
+   is left out, and its pip, a lone one's, measures it before specks do (`_dice_taken_whole`). Lone pips a
+   finer copy sees again as they were weigh as pairs against other dice it measures (`_seen_again`): the
+   smaller blobs beside them may be dust.
    The dice bodies (`vision.body`: compact blobs that stand out from the surface, looked for on finer copies
    when the usual one shows fewer than three and none it resolves, and again on a finer copy when the size
    says dice are a few pixels wide in theirs: `BODY_DIE_PX`) give a second opinion; when two or more bodies
@@ -114,23 +114,29 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from statistics import median
-from typing import Any, NamedTuple
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.body import (
+    BODY_CENTRE_SHARE,
     BODY_SHORT_SIDE,
     MIN_ALIKE,
+    SIZE_WITNESSES,
     Bodies,
     body_contrast,
     colour_distance,
     estimate_surface,
     find_bodies,
+    on_bodies,
+    sizes_agree,
+    witnessed,
 )
 from vision.complete import complete_faces
 from vision.consensus import agree, unanimous
-from vision.faces import FACE_SHADE_SHARE, Face, distances, group_faces, measured_die, vote
+from vision.die_size import DieSizer
+from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
 from vision.frames import (
     COLOUR_SPREAD,
     MIN_SIDE,
@@ -143,7 +149,7 @@ from vision.frames import (
     resize,
 )
 from vision.outline import outline_contrast
-from vision.pips import Pips, find_pips
+from vision.pips import Pips, find_pips, odd_kernel
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
 from vision.sides import drop_shaded_sides
@@ -200,48 +206,6 @@ MAX_ENLARGE = 3.0
 # Without a die size from calibration, a frame is read with dice of each of these sizes and the readings
 # agree (`vision.consensus`): where a pip falls on the pixel grid decides some readings.
 AGREEING_DIE_PX = (57.0, 60.0, 63.0)
-ESTIMATE_SHORT_SIDE = 320  # the die-size estimation pass runs on a copy this small
-MIN_DIE_SHARE = 0.02  # smallest die the estimate will believe, as a share of the shorter side
-MAX_DIE_SHARE = 0.4
-# Dice a small share of a large frame (a Pi camera's 8 MP still of a tray, dice 2 to 4% of its height) have
-# pips under 2 px in that copy, too small for `find_pips`: it finds nothing there, or takes whole dice for
-# pips. So a frame larger than the copy is estimated again on copies twice as fine, each smaller than the
-# frame, until the smallest die believed shows pips of RESOLVED_PIP_PX; a finer copy's estimate replaces
-# the coarser one when it finds pips with a like-sized neighbour where the coarser found none, or
-# FINER_PAIRS times as many, measuring smaller dice: a face shows three or four pips on average, so a copy
-# that sees the pips sees several times as many as one that took the dice for pips. Where the coarser
-# copy's pips are as large as the finer copy's dice, it took them for pips, and TAKEN_DICE_PAIRS times as
-# many are enough: each die shows two pips or more but a 1, and a hand of twos shows fewer than four
-# (matteop65 two_23 from 3x as far, as a Pi still: the 320 px copy took three twos lying close for 98 px
-# pips of one die 701 px wide; the 640 px copy saw 6 paired pips of dice 116 px wide, short of 12, and
-# nothing was read). Only twice: a finer copy that saw 3 pairs of specks against a coarser copy's 2 took a
-# heap of dice for one die, as its coarser copy had (nell-byler 112458 as a Pi still). Where a copy that
-# resolves its pips finds none with such a neighbour, its pips alike in size may be a hand of ones: a finer
-# copy replaces it only with as many pips of its own (`_outweighs`), its lone ones counted on die bodies where
-# bodies are witnessed (`_estimate_die`). (A copy as large as the frame is not used: on the shared photos,
-# read at their own size, it measured pips finer than the reader's tuning expects, and lost hands.)
-RESOLVED_PIP_PX = 3.0
-FINER_PAIRS = 4
-TAKEN_DICE_PAIRS = 2
-# Those copies find pips with a black-hat half the largest die believed (`MAX_DIE_SHARE`): a fifth of the
-# copy's short side, many dice wide where dice are a small share of a large frame, where it fills in the
-# shade between dice and beside them as it fills a pip, and the same pips measured dice otherwise than in the
-# photo as taken. Where finer copies were asked (frames over twice ESTIMATE_SHORT_SIDE), a size found on
-# paired pips is measured again on the copy that found it with a black-hat KERNEL_DICE dice wide
-# (`_measured_again`; one found on a hand of ones' lone pips is not).
-# matteop65 from 3x as far, against each photo as taken: three_34 51.3 -> 54.4 px (57.3 as taken), four_40
-# 69.0 -> 70.2 (70.0), valid_59 65.4 -> 64.1 (65.1); 376 -> 379 hands, those three; every other variant of
-# both sets reads each photo as before. (2 dice wide: 380, but enlarged 2.5x lost dice_45. In every frame,
-# 640 px ones too: nell-byler turned 90 lost 113004 and turned 180 gained 111530.)
-KERNEL_DICE = 3.0
-# ... unless two dice bodies or more measure dice within SIZES_CONFIRM times the size the 320 px copy gave,
-# either way: two witnesses agree, and the finer copies' time is saved (20 ms for a 1280x720 frame, 90 ms
-# for an 8 MP still). (Bodies measure dice at about 0.8 of their pips' measure: 0.82 on nell-byler.) But
-# only when that copy resolved the pips it measured (RESOLVED_PIP_PX): pips at the least size it sees are
-# no measure of the dice, and bodies, which take in a die's shadow and side face, lie within 1.5 times of
-# that too (matteop65 from 3x as far: the copy measured 72.5 px, from pips of 2.3 px, for dice of about 50;
-# bodies of 50 to 100 px confirmed it, and false ones and twos were read at that size).
-SIZES_CONFIRM = 1.5
 # Dice bodies are found on a copy 160 px short (`vision.body`); when the die size says dice are narrower
 # than BODY_DIE_PX there (dice under 5% of the frame's height), they are looked for again on a copy where
 # they are that wide: a blob of a few pixels has no edge, shape or area to tell a die by. There, a blob
@@ -309,7 +273,6 @@ BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner
 # within 0.4 of a side of its body's centre (the body holds the side face and shadow a slanted camera sees),
 # while the next die, side by side, is a whole side away.
 OVERLAP_SHARE = 0.6
-BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
 # ... but a body that holds the die's shadow, or a part of the next die, may be centred further off its face:
 # where neither the body's measured nor its larger crop reads a face that near, a face the larger crop reads
 # within this share is read again centred on itself (nell-byler 112951 turned 90: a gold die's 1 half a side
@@ -376,14 +339,9 @@ HEAP_SIDES = 2.0
 # from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos have a
 # jitter of 0 or 1 gray level and thresholds of 7 or more, so the rule changes none of them.
 PIP_GRAIN = 3
-# Bodies alike in size (`_witnessed`) needed to read the frame again at their size when the pips tell another,
-# or to confirm the pips' size: one blob may be a pip of the die itself, a speck or a hole in a grille, and at
-# its size a speaker grille reads as rows of dice (matteop65 two_7 and three_2 at 1.5 times their
-# resolution, a photo taken with a sharper camera). A white die's pips are bodies too (the die itself is as
-# pale as the board): when dice were read at the pips' size, the reading at the bodies' size replaces them
-# only with dice read on that many bodies (two_7 at 2 and 2.5 times).
-SIZE_WITNESSES = 2
-SIZES_DIFFER = 2.0  # ... and the pips tell another size when the bodies measure over twice or under half it
+# The pips tell another size than the dice bodies, `SIZE_WITNESSES` of them alike (`vision.body.witnessed`),
+# when the bodies measure over twice or under half it.
+SIZES_DIFFER = 2.0
 # A 1 whose pip is this share of its body's side or more is a whole die taken for a pip. A 1's pip spans a
 # fifth to a quarter of its body: of the ones read on bodies as taken, nell-byler's 201 of 202 span 0.25 or
 # less (the other, 0.84, is a dark die read whole) and matteop65's 32 span 0.18 or less. A dark die read as
@@ -438,6 +396,7 @@ class DiceReader:
             "size_ratio": self.body_params["size_ratio"] ** 2,
             "face_shade": FACE_SHADE_SHARE,
         }
+        self._sizer = DieSizer(self.params, self.profile.pip_polarity)
 
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong.
@@ -530,7 +489,7 @@ class DiceReader:
         gray, tray, bodies, threshold = prepared.gray, prepared.tray, prepared.bodies, prepared.threshold
         die_px, body_px = prepared.die_px, self._body_px(bodies)
         faces, scale, work_shape = self._read_at(gray, tray, die_px, threshold, bodies)
-        if body_px is not None and _witnessed(bodies) and not _sizes_agree(bodies, die_px, SIZES_DIFFER):
+        if body_px is not None and witnessed(bodies) and not sizes_agree(bodies, die_px, SIZES_DIFFER):
             # Dark dice on a pale board can pass for the pips of one huge die, and a row of them for a three.
             # When the dice bodies tell another size, read at that size too and keep the reading with more
             # dice. When it replaces dice, it must read `SIZE_WITNESSES` of its own on bodies, and a die
@@ -958,131 +917,10 @@ class DiceReader:
     def _die_px(
         self, gray: np.ndarray, threshold: float, short_side: int, bodies: Bodies | None
     ) -> float | None:
-        """Die side in frame pixels: from the profile, else from pips that have a like-sized neighbour, on
-        the coarsest copy of the frame that sees them (`FINER_PAIRS`), unless `bodies` confirm the first.
-        Where finer copies were asked, that copy measures it again with a narrower black-hat
-        (`_measured_again`).
-
-        Bodies smaller than the least die the estimate believes (`MIN_DIE_SHARE`) witness nothing here:
-        they are specks, of a wood's grain or a die's pips, and the lone pips of a hand of ones lie on none
-        of them (matteop65 dice_16 and dice_30 turned 90, from 3x as far, as a Pi still: bodies of 15 px
-        beside ones of about 150 px; the finer copies' ones did not count, and dice_16's [1, 1] was read as
-        [2, 2]). The bodies still tell the reader's other steps what stands out where."""
+        """Die side in frame pixels: the profile's, else what the pips measure (`vision.die_size`)."""
         if self.profile.die_size is not None:
             return self.profile.die_size * short_side
-        if bodies is not None and bodies.size < MIN_DIE_SHARE * short_side:
-            bodies = None
-        copy = ESTIMATE_SHORT_SIDE
-        estimate = self._estimate_die(gray, threshold, short_side, copy)
-        if (
-            estimate.die is not None
-            and self._pips_resolved(estimate.die, copy, gray)
-            and _sizes_agree(bodies, estimate.die, SIZES_CONFIRM)
-        ):
-            return estimate.die
-        smallest_pip = MIN_DIE_SHARE * self.params["pip_size"]  # per pixel of a copy's shorter side
-        measured_on = copy
-        while copy * 2 < min(gray.shape) and copy * smallest_pip < RESOLVED_PIP_PX:
-            copy *= 2
-            finer = self._estimate_die(gray, threshold, short_side, copy, bodies=bodies)
-            if _outweighs(finer, estimate, bodies, self.params["pip_size"]):
-                estimate, measured_on = finer, copy
-        if estimate.die is None or copy == ESTIMATE_SHORT_SIDE:
-            return estimate.die
-        return self._measured_again(gray, threshold, short_side, measured_on, estimate)
-
-    def _measured_again(
-        self, gray: np.ndarray, threshold: float, short_side: int, copy: int, estimate: _Estimate
-    ) -> float:
-        """The die size of `estimate` (as the copy of `gray` `copy` pixels short measured it) measured
-        again on that copy with a black-hat `KERNEL_DICE` dice wide, where the estimate's own is wider; it
-        stands when no pips there have a like-sized neighbour, or when it was measured on lone pips (a hand
-        of ones): the narrower black-hat finds their side faces' pips, smaller and foreshortened, in pairs,
-        and those measured smaller dice (matteop65 dice_27 from 3x as far, as a Pi still: three ones of
-        about 105 px measured 98 px on their lone pips, then 76 px on their side faces' pips, and a side
-        face's two was read as a die)."""
-        die = estimate.die
-        if not estimate.pairs:
-            return die
-        shrink = _copy_shrink(copy, gray)
-        kernel = KERNEL_DICE * die * shrink
-        if kernel >= _unsized_kernel(min(gray.shape) * shrink):
-            return die
-        again = self._estimate_die(gray, threshold, short_side, copy, kernel)
-        return again.die if again.die is not None and again.pairs else die
-
-    def _pips_resolved(self, die: float, copy: int, gray: np.ndarray) -> bool:
-        """Whether the copy of `gray` `copy` pixels short shows the pips of dice `die` frame pixels wide at
-        `RESOLVED_PIP_PX` or more: wide enough that their measure is theirs, not the least blob it sees."""
-        return die * _copy_shrink(copy, gray) * self.params["pip_size"] >= RESOLVED_PIP_PX
-
-    def _estimate_die(
-        self,
-        gray: np.ndarray,
-        threshold: float,
-        short_side: int,
-        copy: int,
-        kernel: float | None = None,
-        bodies: Bodies | None = None,
-    ) -> _Estimate:
-        """The die size measured on a copy of `gray` `copy` pixels short (or `gray` itself, when smaller):
-        the median size of the pips that have a like-sized neighbour over `pip_size`, or of all its pips
-        when none has one. The black-hat that finds them is `kernel` copy pixels wide, by default
-        `_unsized_kernel`'s, as nothing yet tells the dice's size.
-
-        Lone pips alike in size count as a hand of ones (`_Estimate.ones`) only where they lie on a die body,
-        when `bodies` are given and witnessed (`_witnessed`). They are given for a finer copy, whose ones
-        would replace a coarser copy's size (`_outweighs`): a pale board's dust specks are lone blobs of one
-        size too. nell-byler 112554, 112556 and 112637 enlarged 2.5x, one die each: the 1280 px copy measured
-        dice of 44 to 52 px from three to six specks, where the coarser copies had taken the dark die and a
-        tray's two screw holes for three lone pips, and the die, about 70 px, read nothing or a two at that
-        size. Not for the first copy, whose ones keep its size against a finer copy's pair of specks: bodies
-        of a pip's size may lie beside a hand of ones, not under its pips (matteop65 dice_49 as a Pi still:
-        counted only on bodies, the 320 px copy's six lone pips became one, a 1280 px copy's pair of specks
-        outweighed it, and five ones were read as [2]). Without witnessed bodies every such pip counts: white
-        dice on pale wood stand out as no body.
-
-        A die the copy took whole for a pip, with its own pip seen on it (`_dice_taken_whole`), is left out,
-        and where no pip has a like-sized neighbour, the pips seen on such dice measure them before other
-        lone blobs, and count as ones without a body under them: the blob round each is its die. Else the
-        median of a lone one's pip and its die, or of its pip and two specks, measures neither: a white die
-        showing 1 on darker wood, alone in an 8 MP still, was read as nothing (matteop65 dice_10 and
-        four_9 turned 90, from 3x as far, as a Pi still: dice of about 190 px measured 688 and 396 px,
-        the second from a cable's dark lengths, each with a glint on it)."""
-        shrink = _copy_shrink(copy, gray)
-        small = gray if shrink == 1.0 else resize(gray, shrink)
-        side = min(small.shape)
-        pips = find_pips(
-            small,
-            _odd(kernel or _unsized_kernel(side)),
-            (2.0, side * MAX_DIE_SHARE * self.params["pip_size"] * 1.6),
-            threshold,
-            self.profile.pip_polarity,
-            self.params["pip_roundness"],
-            self.params["pip_fill"],
-            cores=False,
-        )
-        if len(pips) == 0:
-            return _Estimate(None, 0, 0)
-        gaps = np.hypot(pips.x[:, None] - pips.x[None, :], pips.y[:, None] - pips.y[None, :])
-        whole, on_whole = _dice_taken_whole(pips, gaps, self.params["pip_size"])
-        pips, gaps, on_whole = pips.subset(~whole), gaps[~whole][:, ~whole], on_whole[~whole]
-        alike = _alike(pips.diameter[:, None], pips.diameter[None, :])
-        alike &= pips.dark[:, None] == pips.dark[None, :]
-        near = gaps <= 4.5 * np.maximum(pips.diameter[:, None], pips.diameter[None, :])
-        np.fill_diagonal(near, False)
-        paired = (alike & near).any(axis=1)
-        lone = on_whole if on_whole.any() else np.ones(len(pips), bool)
-        pip = float(np.median(pips.diameter[paired] if paired.any() else pips.diameter[lone]))
-        die = pip / self.params["pip_size"] / shrink
-        die = float(np.clip(die, MIN_DIE_SHARE * short_side, MAX_DIE_SHARE * short_side))
-        blobs = np.stack([pips.x / shrink, pips.y / shrink, pips.diameter / shrink, pips.dark], axis=1)
-        if paired.any() or not self._pips_resolved(die, copy, gray):
-            return _Estimate(die, int(paired.sum()), 0, blobs)
-        ones = _alike(pips.diameter, pip)
-        if _witnessed(bodies):
-            ones &= _on_bodies(np.stack([pips.x, pips.y], axis=1) / shrink, bodies) | on_whole
-        return _Estimate(die, 0, int(ones.sum()), blobs, blobs[ones])
+        return self._sizer.die_px(gray, threshold, short_side, bodies)
 
     def _faces(self, work: np.ndarray, die_px: float, threshold: float) -> list[Face]:
         """The faces read in one channel of the frame (`work`, a die `die_px` wide by its pips).
@@ -1116,7 +954,7 @@ class DiceReader:
         pip = die_px * params["pip_size"]
         return find_pips(
             work,
-            _odd(die_px * 0.5),
+            odd_kernel(die_px * 0.5),
             (pip * 0.4, pip * 2.0),
             threshold,
             self.profile.pip_polarity,
@@ -1196,17 +1034,6 @@ class DiceReader:
         return [face for face in faces if id(face) not in refused]
 
 
-def _copy_shrink(copy: int, gray: np.ndarray) -> float:
-    """How much the die-size estimate's copy `copy` pixels short shrinks `gray` (1.0: it is `gray` itself)."""
-    return min(1.0, copy / min(gray.shape))
-
-
-def _unsized_kernel(side: float) -> float:
-    """The estimate's black-hat side on a copy `side` pixels short while nothing tells the dice's size: half
-    the largest die believed (`MAX_DIE_SHARE`), so that every die's pips stand out in it."""
-    return side * MAX_DIE_SHARE * 0.5
-
-
 def _bodies(image: np.ndarray) -> Bodies | None:
     """The dice bodies in `image`: those `find_bodies` sees on its 160 px copy; when that shows fewer than
     `MIN_ALIKE`, and none it resolves (`_bodies_resolved`), those of the first copy twice or four times as
@@ -1248,108 +1075,6 @@ def _in_body_copy(die: float, frame_side: int) -> float:
     return die * BODY_SHORT_SIDE / frame_side
 
 
-def _witnessed(bodies: Bodies | None) -> bool:
-    """Whether `SIZE_WITNESSES` dice bodies or more are alike in size to their typical one: enough for their
-    size to count. A die and a heap of dice that could not be split, 2.7 times as wide (matteop65 five_47 from
-    3x as far), have a typical size between them that measures neither."""
-    return bodies is not None and int(_alike(bodies.sizes, bodies.size).sum()) >= SIZE_WITNESSES
-
-
-_NO_BLOBS = np.zeros((0, 4))
-
-
-class _Estimate(NamedTuple):
-    """A die size measured on one copy of the frame (`DiceReader._estimate_die`)."""
-
-    die: float | None  # in frame pixels; None when the copy shows no pips
-    pairs: int  # how many of its pips have a like-sized neighbour
-    # When none has one and the copy resolves them (`RESOLVED_PIP_PX`), how many are alike in size to
-    # their median (and lie on a die body, where witnessed bodies were given): they may be the pips of a hand
-    # of ones, which measure its dice too.
-    ones: int
-    # The blobs it kept (dice it took whole left out): x, y, diameter and 1 for a dark one, in frame pixels
-    blobs: np.ndarray = _NO_BLOBS
-    ones_at: np.ndarray = _NO_BLOBS  # those of them counted as `ones`
-
-
-def _seen_again(ones_at: np.ndarray, blobs: np.ndarray) -> bool:
-    """Whether every one of a coarser copy's lone pips (`ones_at`, `_Estimate`'s frame-pixel rows) is
-    among a finer copy's `blobs` again: one of its polarity and alike in size within half its diameter of
-    its centre. Then the finer copy sees the same pips, none resolved into a die's several pips, and the
-    smaller blobs beside them that it measured may be specks."""
-    if len(ones_at) == 0 or len(blobs) == 0:
-        return False
-    gaps = distances(ones_at[:, :2], blobs[:, :2])
-    again = (
-        (gaps < 0.5 * ones_at[:, 2:3])
-        & _alike(blobs[None, :, 2], ones_at[:, 2:3])
-        & (blobs[None, :, 3] == ones_at[:, 3:4])
-    )
-    return bool(again.any(axis=1).all())
-
-
-def _outweighs(finer: _Estimate, coarser: _Estimate, bodies: Bodies | None, pip_size: float) -> bool:
-    """Whether a finer copy's die size replaces a coarser copy's (`FINER_PAIRS`).
-
-    A coarser copy that took the dice for pips sees a handful of blobs; the finer copy that sees their
-    pips finds several times as many in pairs. A hand of ones shows lone pips, though, and a finer copy
-    may see a pair of specks beside them, which measured dice a fifth of their size (matteop65 dice_49 as
-    a Pi still: the 320 px copy measured five ones' pips, the 1280 px copy a pair of specks, and
-    [1, 1, 1, 1, 1] was read as [1, 2]). So a finer copy must find as many pips as a coarser copy's lone
-    pips of one size. Only as many: lone blobs of one size are weaker evidence than pairs. They may be dark
-    dice taken whole for pips, with a tray's two screw holes beside them (nell-byler 112905 enlarged), so
-    dice bodies that agree with the finer copy (`SIZES_CONFIRM`) overrule them. Where the coarser copy's pips
-    (its die times `pip_size`) are alike in size to the finer copy's dice, each of them is a die, and the
-    finer copy needs only `TAKEN_DICE_PAIRS` times as many pairs. Lone pips that a finer copy sees again
-    as they were (`_seen_again`: it resolved none into a die's several pips), where it measures other
-    dice than the coarser copy, weigh as pairs do, so it needs `FINER_PAIRS` times as many: a die showing
-    1 alone in an 8 MP still, with two specks of dust on the tray, was read as [2], the 1280 px copy
-    having measured dice of 82 px on the specks for one of 220 px. Not more than that: a dark cable or a
-    shadow is a lone blob that every copy sees, and a hand beside it shows the finer copy a dozen pairs or
-    more (matteop65 five_29 turned 90, far, as a Pi still: 15 pairs, read as nothing when a blob seen
-    again kept the coarser size outright). A finer copy that measures the same ones a little smaller
-    measures them better (matteop65 dice_13 as a Pi still: 266 px on the 640 px copy for 284 on the
-    320 px one, at which a side face's pip joined a one to read [1, 2]).
-    """
-    if finer.die is None:
-        return False
-    if coarser.die is None:
-        return True
-    ones = 0 if _sizes_agree(bodies, finer.die, SIZES_CONFIRM) else coarser.ones
-    if ones and not _alike(finer.die, coarser.die) and _seen_again(coarser.ones_at, finer.blobs):
-        ones *= FINER_PAIRS
-    took_dice_for_pips = _alike(coarser.die * pip_size, finer.die)
-    needed = max(1, (TAKEN_DICE_PAIRS if took_dice_for_pips else FINER_PAIRS) * coarser.pairs, ones)
-    return finer.die < coarser.die and max(finer.pairs, finer.ones) >= needed
-
-
-def _dice_taken_whole(pips: Pips, gaps: np.ndarray, pip_size: float) -> tuple[np.ndarray, np.ndarray]:
-    """Which of `pips` (`gaps` apart) are whole dice a copy of the frame took for pips, and which are the
-    pips it saw on them: a blob of the other polarity inside another, alike in size to that one's
-    `pip_size` share, is a pip on its die (a white die on darker wood is a light blob round its dark pip).
-    A glint on a glossy pip is a blob of the other polarity inside it too, but a glint that size (a tenth
-    to a fifth of the pip) is under `find_pips`' least blob of 2 px unless the copy's pips are 10 px or
-    more, and the copies estimated on see pips a few pixels wide."""
-    on = (
-        (gaps < 0.5 * pips.diameter[:, None])
-        & _alike(pips.diameter[None, :], pip_size * pips.diameter[:, None])
-        & (pips.dark[:, None] != pips.dark[None, :])
-    )  # [i, j]: blob j lies on blob i
-    return on.any(axis=1), on.any(axis=0)
-
-
-def _alike(sizes: np.ndarray, others: np.ndarray | float) -> np.ndarray:
-    """Whether each of `sizes` is within half again of its counterpart in `others`, either way: the pips
-    of one hand's dice, for the die-size estimate."""
-    ratio = sizes / others
-    return (ratio < 1.5) & (ratio > 1 / 1.5)
-
-
-def _sizes_agree(bodies: Bodies | None, die_px: float, within: float) -> bool:
-    """Whether `SIZE_WITNESSES` dice bodies or more measure dice within `within` times `die_px` either way."""
-    return _witnessed(bodies) and 1 / within < bodies.size / die_px < within
-
-
 def _pips_measure(faces: list[Face], scale: float, pip_size: float, expected: float) -> float:
     """The die side the pips of the read `faces` (work coordinates, `scale` work pixels per frame pixel)
     measure in frame pixels (their median diameter over `pip_size`, as the die-size estimate measures), or
@@ -1376,18 +1101,7 @@ def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 
     least `smallest` image pixels wide."""
     if bodies is None:
         return False
-    return bool(_on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
-
-
-def _on_bodies(
-    points: np.ndarray, bodies: Bodies, smallest: float = 0.0, largest: float | np.ndarray = np.inf
-) -> np.ndarray:
-    """Whether each of `points` (n x 2, image pixels) lies within `BODY_CENTRE_SHARE` of a side of the
-    centre of one of `bodies` at least `smallest` and at most `largest` (or each point's, n x 1) image
-    pixels wide."""
-    gaps = distances(points, bodies.centers)
-    sized = (bodies.sizes >= smallest) & (bodies.sizes <= largest)
-    return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & sized).any(axis=1)
+    return bool(on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
 
 
 def _accounts_for(
@@ -1448,7 +1162,7 @@ def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> np.ndarray:
     if ones:
         centres = np.array([faces[index].center for index in ones]) / scale
         widest = np.array([faces[index].pip for index in ones])[:, None] / scale / WHOLE_DIE_PIP
-        whole[ones] = _on_bodies(centres, bodies, largest=widest)
+        whole[ones] = on_bodies(centres, bodies, largest=widest)
     return whole
 
 
@@ -1688,7 +1402,3 @@ def _grain(gray: np.ndarray) -> float:
     sample = gray[::step, ::step]
     (jitter,) = levels_at(cv2.absdiff(sample[:, 1:], sample[:, :-1]), (0.5,))
     return float(jitter)
-
-
-def _odd(value: float) -> int:
-    return max(3, int(value) // 2 * 2 + 1)

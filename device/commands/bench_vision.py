@@ -46,7 +46,7 @@ bodies see them as bodies (matteop65: 98.0% of hands as taken, 97.2% so). It is 
 With both `--distant` and `--still`, each set is also read with every photo from 3x as far, then enlarged
 to a still's width: a whole tray in a Pi camera's still, the same dice a small share of a large frame
 (matteop65's dice about 97 px in 3280x2460, 4% of its height). Finer copies of the frame, not the first
-small one, tell the die size there (`vision.reader.FINER_PAIRS`), and a small copy takes dice lying close
+small one, tell the die size there (`vision.die_size.FINER_PAIRS`), and a small copy takes dice lying close
 for the pips of one large die.
 
 With `--tinted`, each set is also read with every photo's blue and red scaled apart (`TINTS`), one way and
