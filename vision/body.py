@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.faces import distances
+from vision.faces import Face, distances
 from vision.frames import resize
 
 DIE_PX_SMALL = 4.0  # die side in the shrunken copy: enough to see a body, small enough to be cheap
@@ -97,6 +97,16 @@ _SQUARE = np.ones((3, 3), np.uint8)  # a pixel and its eight neighbours
 # times).
 SIZE_WITNESSES = 2
 BODY_CENTRE_SHARE = 0.4  # a face read on a die body lies within this share of the body's side of its centre
+# A face read with less confidence than this (pips of little contrast, or a layout that barely fits) must
+# stand out from the surface as a body, or show a square outline, as a lone pip must: a tray's grain (wood,
+# felt) has darker streaks a die's pips apart, which read as twos at a confidence of 0.07 to 0.27 where the
+# dice are a small share of the frame and its thresholds low (matteop65 from 3x as far: 29 false dice, 3
+# fewer so, and 2 more hands right), while a die with faint pips is a body of its own: nell-byler reads
+# alike (as taken, none of the 99 faint faces of three pips or more its three working sizes read is
+# refused; each of its dice read under 0.25, right or wrong, lies within 0.4 of a body's side of the body's
+# centre). Where no die read lies on a body, the bodies are clutter, and a face read faintly on one is
+# refused too (`vision.body_read`).
+FAINT_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -471,3 +481,16 @@ def on_bodies(
     gaps = distances(points, bodies.centers)
     sized = (bodies.sizes >= smallest) & (bodies.sizes <= largest)
     return ((gaps <= BODY_CENTRE_SHARE * bodies.sizes) & sized).any(axis=1)
+
+
+def on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 0.0) -> bool:
+    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on one of `bodies` at
+    least `smallest` image pixels wide."""
+    if bodies is None:
+        return False
+    return bool(on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
+
+
+def dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:
+    """Faces read with a value that lie on one of `bodies` (`on_body`)."""
+    return sum(face.value is not None and on_body(face, bodies, scale) for face in faces)

@@ -30,7 +30,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row
+from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row, group_faces, measured_die
 from vision.pips import BLUR_ANGLE, SLANT_ROUNDNESS, Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
@@ -301,3 +301,21 @@ def _shape(mask: np.ndarray) -> tuple[float, float] | None:
     half_trace, root = (moments["mu20"] + moments["mu02"]) / 2, float(np.hypot(spread, skew))
     direction = float(np.degrees(0.5 * np.arctan2(skew, spread)) % 180.0)
     return float(np.sqrt(max(half_trace - root, 0.0) / (half_trace + root))), direction
+
+
+def read_faces(
+    pips: Pips,
+    work: np.ndarray,
+    die_px: float,
+    params: dict[str, float],
+    focus: tuple[float, float] | None,
+    lone_cores: bool = False,
+) -> list[Face]:
+    """The faces `pips` (found in `work`, dice `die_px` wide) make: grouped (`group_faces`, `lone_cores` as
+    there), grouped again at the size those faces measure (`measured_die`), and completed
+    (`complete_faces`)."""
+    faces = group_faces(pips, work, die_px, params, focus, lone_cores)
+    measured = measured_die(faces, die_px)
+    if measured != die_px:
+        faces = group_faces(pips, work, measured, params, focus, lone_cores)
+    return complete_faces(faces, pips, work, params)

@@ -164,7 +164,7 @@ class DieSizer:
         `_unsized_kernel`'s, as nothing yet tells the dice's size.
 
         Lone pips alike in size count as a hand of ones (`_Estimate.ones`) only where they lie on a die body,
-        when `bodies` are given and witnessed (`_witnessed`). They are given for a finer copy, whose ones
+        when `bodies` are given and witnessed (`witnessed`). They are given for a finer copy, whose ones
         would replace a coarser copy's size (`_outweighs`): a pale board's dust specks are lone blobs of one
         size too. nell-byler 112554, 112556 and 112637 enlarged 2.5x, one die each: the 1280 px copy measured
         dice of 44 to 52 px from three to six specks, where the coarser copies had taken the dark die and a

@@ -217,3 +217,30 @@ def resize(image: np.ndarray, scale: float) -> np.ndarray:
         even = image[: 2 * half_height, : 2 * half_width]
         image = cv2.resize(even, (half_width, half_height), interpolation=cv2.INTER_AREA)
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+
+
+# Colour: around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels are read
+# when at least CHROMA_SHARE of it is coloured (`vision.frames.COLOUR_SPREAD`: a coloured face, or coloured
+# pips on a gray one).
+CHROMA_RING_SHARE = 0.35
+CHROMA_SHARE = 0.03
+
+
+def shows_colour(tray: np.ndarray, center: np.ndarray, size: float) -> bool:
+    """Whether the die at `center` (tray pixels), `size` wide, shows colour.
+
+    The die is looked at within its own size, so a coloured tray around a white die does not count.
+    """
+    height, width = tray.shape[:2]
+    radius = max(1, int(CHROMA_RING_SHARE * size))
+    x0, y0 = max(0, int(center[0]) - radius), max(0, int(center[1]) - radius)
+    patch = tray[y0 : min(height, int(center[1]) + radius + 1), x0 : min(width, int(center[0]) + radius + 1)]
+    return patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE
+
+
+def _colour_share(image: np.ndarray) -> float:
+    """Share of (sampled) pixels whose channels spread at least COLOUR_SPREAD gray levels apart."""
+    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
+    blue, green, red = cv2.split(np.ascontiguousarray(image[::step, ::step]))
+    spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) / spread.size

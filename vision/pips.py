@@ -570,3 +570,36 @@ def _row_quantiles(values: np.ndarray, usable: np.ndarray, shares: tuple[float, 
         index = np.clip(np.rint(share * (count - 1)), 0, values.shape[1] - 1).astype(np.intp)
         result.append(np.where(count > 0, ordered[rows, index], np.nan))
     return result
+
+
+def pips_for_dice(
+    work: np.ndarray,
+    die_px: float,
+    threshold: float,
+    params: dict[str, float],
+    polarity: str,
+    glare: bool,
+    stable: bool,
+    smear_pip: float | None = None,
+) -> Pips:
+    """The pip candidates in one channel (`work`, a die `die_px` wide), by the reader's `params` and pip
+    `polarity` ("auto", "dark" or "light").
+
+    `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
+    `stable`: pips are also looked for as maximally stable regions (`find_pips`), in a die body's crop.
+    `smear_pip`: bars a moving die smeared its pips into, as wide as this, are pips too (`find_pips`): in
+    the frame, where that is the frame's own pip size (a body's crop measures its die only roughly).
+    """
+    pip = die_px * params["pip_size"]
+    return find_pips(
+        work,
+        odd_kernel(die_px * 0.5),
+        (pip * 0.4, pip * 2.0),
+        threshold,
+        polarity,
+        params["pip_roundness"],
+        params["pip_fill"],
+        glare=glare,
+        stable=stable,
+        smear_pip=smear_pip,
+    )

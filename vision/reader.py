@@ -8,7 +8,7 @@ How it reads, in order:
    brightest half percent below three quarters of full scale: a dim room), and cropped to the profile's tray
    (one narrower than a die, or than `MIN_SIDE`, is reported, not read). Pip thresholds are a share of its
    brightness range (1st to 99th percentile; when a few dice lie on a plain tray, at least that near their
-   bodies and on them, `SPARSE_SHARE`), and never within a few times its pixel jitter (`PIP_GRAIN`).
+   bodies and on them, `vision.contrast`), and never within a few times its pixel jitter (`PIP_GRAIN`).
 2. Die size: taken from the profile, or estimated (`vision.die_size`) from a quick pass on a small copy of the
    frame (the median size of pips that have a like-sized neighbour, times the die-to-pip ratio), and on copies
    twice as fine when the frame is larger and those see several times as many such pips (dice a small share of
@@ -68,30 +68,30 @@ How it reads, in order:
    top faces growing rounder towards it (perspective: the near table is seen from higher above).
 8. Die bodies no face was read on (a die of a smaller set, or coloured pips faint in gray), and coloured dice
    or dice with light pips read as a two, three or four (faces read low when pips are faint or outshone by a
-   glint), are read again, each in a crop at its own size (or a tenth larger and smaller, when both read more
-   pips: a body's size is rough; or, when its own size reads nothing and only the larger crop reads a face, in
-   crops of its own size and a tenth smaller centred on that face, when both read it: a body's centre is rough
-   too, and as rough where no crop reads a face near it and the larger reads one up to 0.6 of a side off, on a
-   body that holds its die's shadow; a 1 its own size reads off the centre, where the larger crop reads a 2
-   centred on it as surely, is that two, one of whose pips a glint hid; but a body less than a third of the
-   frame's dice is a key's letter or a label's print, no die), in gray, in red and in the opponent colours a*
-   and b*: pips differ from their face in lightness or in hue, and red pips, the commonest coloured ones, are
-   bright in red at nearly full resolution. Only faces near the body's centre are its die's: a neighbour's
-   face in the crop must not pass the die's own for a side face. A lone pip there may sit on a less even face
-   than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a light streak beside it
-   may be glare (a glossy die reflects the window), which is no sign of clutter, and two pips link across a
-   larger step of their face's shade (a metallic die's sheen darkens it from one side to the other, where in
-   the whole frame such a step is the next die of another colour). There, pips are also looked for as
-   maximally stable regions where the black-hat merged them into a blob that is no pip (a marbled face's
-   darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar). In a
-   channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores: a
-   dark die's light pip joined to its glint) reads as a 1, which it never does in the whole frame, and so does
-   a lone pip at the body's very centre, where a 1's pip is, on a face more uneven still (a gold die's sheen).
-   Lightness is read clipped from above at the face's level too: a dark die's bevel stands out from a pale
-   tray as much as the corner pips beside it, which the black-hat then cuts with it as one blob, while below
-   the face's own level only dark pips stand out (layouts of three pips or more count there: a darker swirl
-   does too). A body no channel reads (pip polarity left open) is read last in its colour distance from its
-   face, where a face's lighter swirl round a pale pip is no longer one blob with it. A body whose face's
+   glint), are read again (`vision.body_read`), each in a crop at its own size (or a tenth larger and smaller,
+   when both read more pips: a body's size is rough; or, when its own size reads nothing and only the larger
+   crop reads a face, in crops of its own size and a tenth smaller centred on that face, when both read it: a
+   body's centre is rough too, and as rough where no crop reads a face near it and the larger reads one up to
+   0.6 of a side off, on a body that holds its die's shadow; a 1 its own size reads off the centre, where the
+   larger crop reads a 2 centred on it as surely, is that two, one of whose pips a glint hid; but a body less
+   than a third of the frame's dice is a key's letter or a label's print, no die), in gray, in red and in the
+   opponent colours a* and b*: pips differ from their face in lightness or in hue, and red pips, the commonest
+   coloured ones, are bright in red at nearly full resolution. Only faces near the body's centre are its
+   die's: a neighbour's face in the crop must not pass the die's own for a side face. A lone pip there may sit
+   on a less even face than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a
+   light streak beside it may be glare (a glossy die reflects the window), which is no sign of clutter, and
+   two pips link across a larger step of their face's shade (a metallic die's sheen darkens it from one side
+   to the other, where in the whole frame such a step is the next die of another colour). There, pips are also
+   looked for as maximally stable regions where the black-hat merged them into a blob that is no pip (a
+   marbled face's darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar).
+   In a channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores:
+   a dark die's light pip joined to its glint) reads as a 1, which it never does in the whole frame, and so
+   does a lone pip at the body's very centre, where a 1's pip is, on a face more uneven still (a gold die's
+   sheen). Lightness is read clipped from above at the face's level too: a dark die's bevel stands out from a
+   pale tray as much as the corner pips beside it, which the black-hat then cuts with it as one blob, while
+   below the face's own level only dark pips stand out (layouts of three pips or more count there: a darker
+   swirl does too). A body no channel reads (pip polarity left open) is read last in its colour distance from
+   its face, where a face's lighter swirl round a pale pip is no longer one blob with it. A body whose face's
    redder blobs in a* are one bar through its centre, a three's diagonal long, shows a three, and two rows
    side by side a six (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel
    reads a face or only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as
@@ -120,40 +120,41 @@ import cv2
 import numpy as np
 
 from vision.body import (
-    BODY_CENTRE_SHARE,
     BODY_SHORT_SIDE,
+    FAINT_CONFIDENCE,
     MIN_ALIKE,
     SIZE_WITNESSES,
     Bodies,
     body_contrast,
-    colour_distance,
+    dice_on_bodies,
     estimate_surface,
     find_bodies,
     on_bodies,
+    on_body,
     sizes_agree,
     witnessed,
 )
-from vision.complete import complete_faces
+from vision.body_read import OVERLAP_SHARE, SMALLEST_SET, BodyReader
+from vision.complete import read_faces
 from vision.consensus import agree, unanimous
+from vision.contrast import MIN_SPREAD, brightness_range, grain
 from vision.die_size import DieSizer
-from vision.faces import FACE_SHADE_SHARE, Face, group_faces, measured_die, vote
+from vision.faces import Face, measured_die, vote
 from vision.frames import (
-    COLOUR_SPREAD,
     MIN_SIDE,
     as_bgr,
     balanced,
     despeckled,
     exposed,
     frame_size,
-    levels_at,
     resize,
+    shows_colour,
 )
 from vision.outline import outline_contrast
-from vision.pips import Pips, find_pips, odd_kernel
+from vision.pips import pips_for_dice
 from vision.profile import CalibrationProfile
 from vision.reading import Die, Reading, Region
 from vision.sides import drop_shaded_sides
-from vision.smear import SMEAR_CONFIDENCE, smeared_face
 
 # Tunable parameters (the calibration may override them through `profile.reader`): name -> default.
 DEFAULT_PARAMS: dict[str, float] = {
@@ -233,29 +234,6 @@ SPECK_SHARE = 0.5
 # and a side face's pip has its die's edges round it too. nell-byler's white ones on its pale tray measure
 # 10 to 31; a side face's pip in matteop65 at half size (two_28) 4.7, specks on the tray 3.4 at most.
 OUTLINE_SHARE = 3.0
-# A face read with less confidence than this (pips of little contrast, or a layout that barely fits) must
-# stand out from the surface as a body, or show a square outline, as a lone pip must: a tray's grain (wood,
-# felt) has darker streaks a die's pips apart, which read as twos at a confidence of 0.07 to 0.27 where the
-# dice are a small share of the frame and its thresholds low (matteop65 from 3x as far: 29 false dice, 3
-# fewer so, and 2 more hands right), while a die with faint pips is a body of its own: nell-byler reads
-# alike (as taken, none of the 99 faint faces of three pips or more its three working sizes read is
-# refused; each of its dice read under 0.25, right or wrong, lies within 0.4 of a body's side of the body's
-# centre). Where no die read lies on a body, the bodies are clutter, and a face read faintly on one is
-# refused too (`_read_bodies_again`).
-FAINT_CONFIDENCE = 0.5
-MIN_SPREAD = 12  # brightness range (gray levels) below which an image or channel holds nothing to read
-# In a die body's crop, a pip stands at least this many gray levels from its face, whatever the crop's range.
-# A channel of a crop where no die lies spans little more than MIN_SPREAD, and a share of that is a level or
-# two: there JPEG's blocks and a table's grain make pip-sized blobs (matteop65 five_43 from 3x as far: a body
-# on plain wood spanned 15 levels in b*, where 13 blobs stood out by 2 to 7, and two of them read as a 2).
-# Measured at 4 to 12 levels (nell-byler as taken, turned 180 and re-saved, matteop65 from 3x as far): no
-# row lost a hand from 6 up, and 8 gained most.
-MIN_PIP_CONTRAST = 8
-# Colour: around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels are read
-# when at least CHROMA_SHARE of it is coloured (`vision.frames.COLOUR_SPREAD`: a coloured face, or coloured
-# pips on a gray one).
-CHROMA_RING_SHARE = 0.35
-CHROMA_SHARE = 0.03
 BOX_MARGIN_DICE = 1.5  # a colour pass reads this many dice around the coloured dice
 # A die whose centre is closer than this share of its square to the frame's edge is cut by it; a face of at
 # least WHOLE_LAYOUT pips measures its own square, others the frame's die size (`_to_frame`).
@@ -269,75 +247,12 @@ WALL_REACH = 0.8
 MAX_LEFTOVER = 3
 LEFTOVER_SIZE = 0.85
 BOX_EDGE_SHARE = 0.6  # faces nearer than this share of a die to the box's inner edge may be cut by it
-# A body this close to a face read in gray (a share of the die side) is that face's die: a top face lies
-# within 0.4 of a side of its body's centre (the body holds the side face and shadow a slanted camera sees),
-# while the next die, side by side, is a whole side away.
-OVERLAP_SHARE = 0.6
-# ... but a body that holds the die's shadow, or a part of the next die, may be centred further off its face:
-# where neither the body's measured nor its larger crop reads a face that near, a face the larger crop reads
-# within this share is read again centred on itself (nell-byler 112951 turned 90: a gold die's 1 half a side
-# off its body's centre, read alike in every channel and at every size). A neighbour's face a whole side
-# away is not taken in.
-OFF_CENTRE_SHARE = 0.6
-# A coloured die read as one of these values is read again on its own body: a two may be one diagonal of a
-# four, five or six whose other pips were faint, a three a six's column, a four a five without its centre.
-# (A one is not: its body holds the side faces too, whose pips would outnumber it.)
-LOW_READ_VALUES = (2, 3, 4)
-# A lone pip read on a die body of its own may sit on a face this many times as uneven as one found in the
-# whole frame: the body is already evidence of a die (a marbled or speckled die showing 1), where a speck
-# on the tray or a glint beside a pip has none.
-ON_BODY_SPREAD = 1.7
-# In lightness, two pips on a die body of its own link when the face around one is up to this share of their
-# contrast darker or lighter than around the other (`faces.FACE_SHADE_SHARE` elsewhere): a metallic or glossy
-# die's sheen shades its face from one side to the other (nell-byler 100200 re-saved: a gold die's two read
-# as a 1, the face around one pip 0.4 to 0.6 of their contrast darker than around the other in the crops
-# read). In the colour channels the share stays: there, a face of another shade beside a pip is more likely
-# the next die's other colour (there too, nell-byler read worse: hands lost as taken).
-BODY_FACE_SHADE = 0.5
-# A die showing 1 has its pip at its face's centre. On a die body, a lone pip within CENTRED_SHARE of the
-# body's side from the body's centre may sit on a face CENTRED_SPREAD times as uneven as one found in the
-# whole frame: a gold or marbled die's sheen and swirls reach round its pip (nell-byler 112305, 112911). The
-# pip left of a two whose partner is faint lies a third of a side off the centre, and a speck anywhere.
-CENTRED_SHARE = 0.1
-CENTRED_SPREAD = 2.5
-# Dice of two sets on one table differ in size by a half or so (nell-byler's by a quarter), and a body
-# measures a die at 0.8 of its side by its pips: a body less than this share of the frame's die size is no
-# die but clutter standing out from its surroundings (a key's letter, a label's print). Read in a crop at its
-# own size, an 8's or a B's holes pass for a two's pips, and a letter's strokes for a four's; nor does it make
-# a light dot on it a die of another set showing 1 (`_refuse_false_dice`).
-SMALLEST_SET = 1 / 3
-# A die body is read at its measured side, and also a tenth larger and smaller: its size is rough, and
-# when both of those read more pips, they are the better guess (`_read_body`; a face the larger crop alone
-# reads on a body its measured side reads nothing on is read again at the other two, centred on itself, as
-# is one the larger crop reads off the body's centre, `OFF_CENTRE_SHARE`, where neither reads one nearer).
-BODY_SIZES = (1.0, 1.1, 0.9)
-# A 1's pip is its die's centre, and a two's pips lie either side of it. So a 1 a body's measured crop reads
-# over this share of the body's side off its centre is half of a two where the larger crop reads a 2 less
-# than half as far off, and as surely or more: the two's other pip is lost at the measured size (nell-byler
-# 100054: a glint over one pip of a black die's two, which two working sizes of three read as a 1 0.19 and
-# 0.21 of a side off its body's centre, at 0.58 and 0.63, and the larger crop as a 2 at 1.0). A die's own 1
-# lies near its body's centre, and a 2 the larger crop makes of it and the next die's pip lies between the
-# two dice.
-ONE_OFF_SHARE = 0.15
-# A die body's face level is the median lightness within this share of its side of its centre: the middle
-# of its top face, of which pips cover less than half (`_levelled`).
-FACE_LEVEL_SHARE = 0.3
 NOISE_SHARE = 0.15  # pixel jitter above this share of the brightness range means static, not a scene
 SPECKLED = "the frame is speckled with lone bright or dark pixels: check the camera and its cable"
-# A few dice on a plain tray cover too little of the frame to reach its 1st and 99th percentiles, which
-# are then the tray's own jitter: the frame reads as blank, or its thresholds let the tray's grain pass for
-# pips. When the dice bodies cover less than SPARSE_SHARE of the frame, the range is at least the one
-# within 1 / sqrt(SPARSE_SHARE) (about 7) sides of each body, where dice cover that share as in a frame
-# full of them (a few dice in a 1280x720 frame, or one in a 640x480 one). Real photos with all dice but one
-# painted out read as before or better (nell-byler 321 -> 323 of 390 lone dice, matteop65 544 of 710 alike).
-# It is also at least the median range on the dice bodies themselves (`_range_on_dice`), bodies over
-# HEAP_SIDES times the typical side left out (a heap, a cable, a laptop's corner).
-SPARSE_SHARE = 0.02
-HEAP_SIDES = 2.0
-# A pip stands at least this many times the pixel jitter (`_grain`) from its face: below it, the sensor
-# noise of a dim frame makes pip-sized blobs by chance, and in a colour channel where the dice barely differ
-# from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos have a
-# jitter of 0 or 1 gray level and thresholds of 7 or more, so the rule changes none of them.
+# A pip stands at least this many times the pixel jitter (`vision.contrast.grain`) from its face: below it,
+# the sensor noise of a dim frame makes pip-sized blobs by chance, and in a colour channel where the dice
+# barely differ from the tray (red pips on a blue die on green felt), rows of them read as twos. JPEG photos
+# have a jitter of 0 or 1 gray level and thresholds of 7 or more, so the rule changes none of them.
 PIP_GRAIN = 3
 # The pips tell another size than the dice bodies, `SIZE_WITNESSES` of them alike (`vision.body.witnessed`),
 # when the bodies measure over twice or under half it.
@@ -380,23 +295,8 @@ class DiceReader:
             if name in PARAM_RANGES:
                 low, high = PARAM_RANGES[name]
                 self.params[name] = float(min(max(value, low), high))
-        # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`), and in lightness
-        # two pips link across more of a sheen's shading (`BODY_FACE_SHADE`).
-        self.body_params = {
-            **self.params,
-            "face_spread": self.params["face_spread"] * ON_BODY_SPREAD,
-            "face_shade": BODY_FACE_SHADE,
-        }
-        # JPEG keeps colour at half the resolution of lightness, so in a* and b* a small pip bleeds into the
-        # face around it and measures larger or smaller than it is: pips of one face may differ in size by
-        # the lightness ratio twice over. A step of shade between two pips there is no sheen, which is
-        # lightness, but the next die's colour (`BODY_FACE_SHADE`).
-        self.chroma_params = {
-            **self.body_params,
-            "size_ratio": self.body_params["size_ratio"] ** 2,
-            "face_shade": FACE_SHADE_SHARE,
-        }
         self._sizer = DieSizer(self.params, self.profile.pip_polarity)
+        self.body_reader = BodyReader(self.params, self.profile.pip_polarity, self._scale_for)
 
     def read(self, frame: Any) -> Reading:
         """Every die in `frame`, left to right. Never raises for a bad frame: `problem` says what is wrong.
@@ -451,13 +351,13 @@ class DiceReader:
             return Reading(frame_size=(width, height), problem=sliver)
         gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY)
         bodies = _bodies(tray)
-        spread = _brightness_range(gray, bodies)
+        spread = brightness_range(gray, bodies)
         if spread < MIN_SPREAD:
             return Reading(frame_size=(width, height), problem="the frame is blank (no contrast)")
-        grain = _grain(gray)
-        if grain > NOISE_SHARE * spread:
+        jitter = grain(gray)
+        if jitter > NOISE_SHARE * spread:
             return Reading(frame_size=(width, height), problem="the frame is too noisy to read")
-        threshold = self._pip_threshold(spread, grain)
+        threshold = self._pip_threshold(spread, jitter)
         die_px = self._die_px(gray, threshold, min(height, width), bodies)
         if die_px is None:
             die_px = self._body_px(bodies)  # pips too faint in gray (coloured pips): the bodies tell the size
@@ -505,7 +405,7 @@ class DiceReader:
             retry = self._read_at(gray, tray, body_px, threshold, bodies)
             whole = _whole_dice(faces, bodies, scale)  # dice read as a pip: no die read, and a witness
             confirmed = not _dice_read(faces) or (
-                _dice_on_bodies(retry[0], bodies, retry[1]) + whole.sum() >= SIZE_WITNESSES
+                dice_on_bodies(retry[0], bodies, retry[1]) + whole.sum() >= SIZE_WITNESSES
                 and _accounts_for(retry[0], retry[1], faces, scale, whole)
                 and not _nearer(
                     _pips_measure(retry[0], retry[1], self.params["pip_size"], body_px), die_px, body_px
@@ -544,15 +444,15 @@ class DiceReader:
         if coloured.size:
             box = _around(coloured, die_px * scale, work.shape)
             for channel in _colour_channels(tray):
-                spread = _brightness_range(channel, bodies)
+                spread = brightness_range(channel, bodies)
                 if spread >= MIN_SPREAD:
-                    threshold = self._pip_threshold(spread, _grain(channel))
+                    threshold = self._pip_threshold(spread, grain(channel))
                     readings.append(self._faces_in(channel, box, scale, die_px, threshold))
         faces = self._refuse_false_dice(vote(readings, die_px * scale), tray, die_px, scale, bodies)
         faces = drop_shaded_sides(faces, tray, die_px, scale)
         if bodies is not None:
             # After the refusal: a small die read as one pip of a big die is then a body with nothing on it.
-            replaced, again = self._read_bodies_again(faces, bodies, gray, tray, scale, die_px)
+            replaced, again = self.body_reader.read_again(faces, bodies, gray, tray, scale, die_px)
             if again:
                 kept = [face for face in faces if id(face) not in replaced]
                 faces = self._refuse_false_dice(kept + again, tray, die_px, scale, bodies)
@@ -582,13 +482,13 @@ class DiceReader:
     ) -> tuple[list[Die], list[Region]]:
         """`dice` and `unreadable` (frame pixels) with the dice against the tray's walls read whole.
 
-        The tray region is measured on the floor a little inside the walls (their shadow darkens its edge),
-        so a die lying against a wall reaches past the region: called cut by its edge, or read from the
-        pips left inside it (a six's column as a three). In the whole frame it is whole, so it is read again
-        in a crop of its own (`_read_body`): every unreadable region within a die of the region's edge, and
-        every die whose pips may reach past it (`WALL_REACH`). What is read there replaces a region, or a
-        die read lower, when its centre lies on the `floor` (x0, y0, x1, y1) and the frame's own edge does
-        not cut it. `die_px` is the die side the dice read measure (a leftover of a die is smaller).
+        The tray region is measured on the floor a little inside the walls (their shadow darkens its edge), so
+        a die lying against a wall reaches past the region: called cut by its edge, or read from the pips left
+        inside it (a six's column as a three). In the whole frame it is whole, so it is read again in a crop
+        of its own (`BodyReader.read_body`): every unreadable region within a die of the region's edge, and
+        every die whose pips may reach past it (`WALL_REACH`). What is read there replaces a region, or a die
+        read lower, when its centre lies on the `floor` (x0, y0, x1, y1) and the frame's own edge does not cut
+        it. `die_px` is the die side the dice read measure (a leftover of a die is smaller).
         """
         height, width = image.shape[:2]
         x0, y0, x1, y1 = floor
@@ -601,7 +501,7 @@ class DiceReader:
             if not at_wall or min(x, y, width - 1 - x, height - 1 - y) < CUT_SHARE * die_px:
                 return None
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-            face = self._read_body(gray, image, np.array(center), die_px)
+            face = self.body_reader.read_body(gray, image, np.array(center), die_px)
             if face is None or not (x0 <= face.center[0] < x1 and y0 <= face.center[1] < y1):
                 return None
             return Die(face.value, face.center, face.size, face.angle, face.confidence)
@@ -618,257 +518,6 @@ class DiceReader:
             whole = read_again(die.center, WALL_REACH) if leftover else None
             found.append(whole if whole is not None and whole.value > die.value else die)
         return sorted(found, key=lambda die: die.center[0]), kept
-
-    def _read_bodies_again(
-        self,
-        faces: list[Face],
-        bodies: Bodies,
-        gray: np.ndarray,
-        tray: np.ndarray,
-        scale: float,
-        die_px: float,
-    ) -> tuple[set[int], list[Face]]:
-        """Die bodies read again, each at its own size: (ids of the faces replaced, the faces read), in work
-        coordinates.
-
-        A frame may hold dice of two sets, one half the size of the other: read at the frame's die size, the
-        small dice's pips merge into one blob. Their bodies tell each die's own size, so every body no face
-        was read on is read again. So is every body read as a two, three or four that shows colour or has
-        light pips, the faces read low when some pips are faint in gray: coloured pips on a coloured die,
-        and white pips on a black die, where a glint along one column outshines the pips beside it (white
-        dice with black pips are read whole in gray): a two is often one diagonal of a four, five or six.
-        No body less than a third of the frame's dice is read (`SMALLEST_SET`): that is a key's letter, whose
-        holes at its own size pass for pips. The new reading replaces the old only when it has more pips:
-        the old on the body, and any face read where the new one lies (`_same_die`), as a die may hold two
-        bodies. A die in a heap the bodies could not split has no body of its own (`vision.body`), so a face
-        read low with no body under it is read as a body too (`_unbodied`). A face another body's reading
-        replaced is no longer on this one: a face read low between two touching dice is nearest both their
-        bodies, and once one body reads its die, the other is read as a body with no face on it (nell-byler
-        112353: a blue one beside a green four read as a two).
-
-        Where no die read lies on a body, though, the bodies are not the dice: white dice on pale wood stand
-        out as none, and what does is clutter, a cable's label or a laptop's corner. A face read faintly
-        (under `FAINT_CONFIDENCE`) on a body with no face on it is then refused, as one read faintly where
-        no body is (`_refuse_false_dice`): matteop65 from 3x as far read false ones on them in six_10,
-        three_36 and two_32. A sure face stands: a die by the frame's edge the whole frame missed (matteop65
-        two_47 turned 180, read as a two with confidence 1.0).
-        """
-        read = [face for face in faces if face.value is not None]
-        centers = np.array([face.center for face in read], float).reshape(-1, 2)
-        replaced: set[int] = set()
-        extra = []
-        places = list(zip(bodies.centers, bodies.sizes, strict=True)) + _unbodied(read, bodies, scale, die_px)
-        bodies_are_dice = not read or _dice_on_bodies(read, bodies, scale) > 0
-        for center, side in places:
-            if side < SMALLEST_SET * die_px:
-                continue
-            on_body = None
-            if centers.size:
-                gaps = np.hypot(*(centers - center * scale).T)
-                nearest = int(np.argmin(gaps))
-                if gaps[nearest] < OVERLAP_SHARE * die_px * scale and id(read[nearest]) not in replaced:
-                    on_body = read[nearest]
-            if on_body is not None and (
-                on_body.value not in LOW_READ_VALUES
-                or (on_body.dark and not _shows_colour(tray, center, side))
-            ):
-                continue
-            face = self._read_body(gray, tray, center, side)
-            if face is None or (on_body is not None and face.value <= on_body.value):
-                continue
-            if on_body is None and not bodies_are_dice and face.confidence < FAINT_CONFIDENCE:
-                continue
-            x, y = face.center
-            face = replace(face, center=(x * scale, y * scale), size=face.size * scale, pip=face.pip * scale)
-            # One die may hold two bodies (its side faces split from it), each read on part of it: a three
-            # and its middle pip as a one (nell-byler 112404). A face read where another lies is that die.
-            under = [other for other in read if id(other) not in replaced and _same_die(face, other)]
-            if on_body is not None:
-                under.append(on_body)
-            read_again = [other for other in extra if _same_die(face, other)]
-            if any(other.value >= face.value for other in under + read_again):
-                continue
-            replaced.update(id(other) for other in under)
-            extra = [other for other in extra if not _same_die(face, other)] + [face]
-        return replaced, extra
-
-    def _read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
-        """The face read on the body at `center` (about `side` wide), in frame pixels, or None: its pips
-        (`_read_body_sized`), or the three or six whose red pips JPEG ran into bars (`_smeared_face`) where
-        the pips read no face or one of fewer pips. Those are the pips that stayed apart: a six's four
-        corners, whose gaps are widest (nell-byler 112517), or two of a three's. The bars are looked for at
-        the measured size alone, so they never lend a crop of another size the vote it needs
-        (`_read_body_sized`'s two sizes)."""
-        face = self._read_body_sized(gray, tray, center, side)
-        smeared = _smeared_face(tray, center, side)
-        if smeared is not None and (face is None or smeared.value > face.value):
-            return smeared
-        return face
-
-    def _read_body_sized(
-        self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
-    ) -> Face | None:
-        """The face the pips read on the body at `center` (about `side` wide), in frame pixels, or None.
-
-        A body's side is measured roughly (its blob may hold the die's shadow and side faces, or miss a
-        dark rim), and a crop read at a size a little off can lose a pip to a glint or the crop's edge. So
-        the reading at the measured side stands unless the body read a tenth larger and a tenth smaller
-        (`BODY_SIZES`) both show more pips; then the lesser of those two is kept. Both must agree: one
-        size alone may take in the next die's pips, and the measured size is not overruled by one read.
-
-        A body's centre is rough too: a gold die's sheen may split it into two bodies, each centred about a
-        third of a side off its face, so that at the measured size its pip lies too far from the centre to
-        be the body's (nell-byler 112200 re-saved: a gold die's 1, read only by the larger crop). So when
-        the measured size reads nothing and the larger crop reads a face, that face is read again centred
-        on itself (`_read_at_face`). When neither reads a face near the centre, a face the larger crop reads
-        further off it (`OFF_CENTRE_SHARE`: a body holding the die's shadow) is read again so too. And a 1 the
-        measured size reads off the centre is half of a two the larger crop reads centred on it
-        (`ONE_OFF_SHARE`): a die's 1 is at its centre, and a glint can hide one pip of a two.
-        """
-        measured, larger, smaller = BODY_SIZES
-        face = self._read_body_at(gray, tray, center, side * measured)
-        value = face.value if face is not None else 0
-        grown = self._read_body_at(gray, tray, center, side * larger)
-        if face is None and grown is None:
-            aside = self._read_body_at(gray, tray, center, side * larger, OFF_CENTRE_SHARE)
-            return None if aside is None else self._read_at_face(gray, tray, aside, side)
-        if _half_of_a_two(face, grown, center, side):
-            return grown
-        if grown is None or grown.value <= value:
-            return face
-        shrunk = self._read_body_at(gray, tray, center, side * smaller)
-        if shrunk is None or shrunk.value <= value:
-            return face if face is not None else self._read_at_face(gray, tray, grown, side)
-        return grown if grown.value <= shrunk.value else shrunk
-
-    def _read_at_face(self, gray: np.ndarray, tray: np.ndarray, face: Face, side: float) -> Face | None:
-        """`face`, read by a body's larger crop only, as read again in crops of the body's measured and
-        smaller sizes (`side` measured) centred on the face itself, or None unless both read its value.
-
-        Both must read it, as both other sizes must at the body's centre: one crop alone may take in the next
-        die's pips. (A face the larger crop took in from the next die lies on that die, and is dropped where
-        that die was read with as many pips or more: `_read_bodies_again`.)
-        """
-        measured, _, smaller = BODY_SIZES
-        at = np.array(face.center)
-        again = self._read_body_at(gray, tray, at, side * measured)
-        if again is None or again.value != face.value:
-            return None
-        less = self._read_body_at(gray, tray, at, side * smaller)
-        return again if less is not None and less.value == face.value else None
-
-    def _read_body_at(
-        self,
-        gray: np.ndarray,
-        tray: np.ndarray,
-        center: np.ndarray,
-        side: float,
-        centre_share: float = BODY_CENTRE_SHARE,
-    ) -> Face | None:
-        """The face with most pips read on the body at `center` (`side` wide), in frame pixels, or None.
-        It lies within `centre_share` of the side of the body's centre. That share picks the faces kept
-        only: a channel's fallbacks below (lone cores, a centred 1) are asked for as at `BODY_CENTRE_SHARE`.
-
-        The body is read in lightness, in red and in the two opponent colours (`_opponent_channels`): a
-        body nothing was read on in gray is often a die whose pips differ from it in hue alone. Red pips on
-        a dark or blue die, a few pixels wide, are bright in red, which carries lightness's resolution,
-        while JPEG smears them into the face in a*. Red is read with the opponent colours' looser pip sizes
-        (its colour part is at half resolution too). Only faces near the body's centre (`group_faces`'
-        focus) are read, so the next die in the crop cannot pass this one's face for a side face of its own.
-        In gray, a lone pip's face is also judged without the light blobs beside it (`find_pips`' glare): a
-        glossy die's reflection of the window is one, and reflections are white, so not in the colours. A
-        sheen's shading is lightness too: two pips link across it in gray alone (`BODY_FACE_SHADE`).
-        In every channel, pips the black-hat merged with the face between them are also looked for as
-        maximally stable regions (`find_pips`' stable): only here, on a body that is evidence of a die, as
-        in the whole frame they add false dice (measured: matteop65 29 more) and cost time.
-        In a channel that reads no face on the body, the same pips are grouped again with lone cores allowed
-        as ones (`group_faces`), and then the channels vote: allowed at once, a core beside a five knocked it
-        out as a side face; asked only when no channel read anything, two specks one colour channel read as
-        a two stood alone against the one gray and red read (nell-byler 095800, a purple die). Where that
-        reads nothing either, a lone pip at the body's centre is a 1 on a face more uneven than elsewhere
-        (`CENTRED_SPREAD`): a gold die's sheen or a marbled die's swirls round the pip of its one.
-        Lightness is also read clipped from above at the face's level (`_levelled`), where a dark die's bevel
-        no longer stands out with the corner pips beside it; there only layouts of three pips or more count.
-        A body no channel reads a face on is read last in how far it lies from its face's colour
-        (`_unlike_face`). Only then: as one more voter, where the reading with most pips wins, it counted a
-        glint beside a four as a five's centre pip (nell-byler, three dice). And only when the profile leaves
-        the pips' polarity open: pips of either polarity are far from their face's colour.
-        """
-        height, width = gray.shape
-        half = int(side)
-        x0, y0 = max(0, int(center[0]) - half), max(0, int(center[1]) - half)
-        x1, y1 = min(width, int(center[0]) + half + 1), min(height, int(center[1]) + half + 1)
-        local = self._scale_for(side)
-        focus = ((center[0] - x0) * local, (center[1] - y0) * local)
-        # (channel, params, whether a lone pip may have glare beside it: in lightness alone, as a
-        # reflection is white, while in the colour channels a bright blob beside it is the die's swirl;
-        # whether only layouts of three pips or more count there)
-        crops = [
-            (gray[y0:y1, x0:x1], self.body_params, True, False),
-            (tray[y0:y1, x0:x1, 2], self.chroma_params, False, False),
-        ]
-        crops += [
-            (channel, self.chroma_params, False, False) for channel in _opponent_channels(tray[y0:y1, x0:x1])
-        ]
-        levelled = _levelled(gray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
-        crops.append((levelled, self.body_params, False, True))
-        channels = []
-        for crop, params, glare, layouts_only in crops:
-            found = self._crop_pips(crop, side, local, params, glare)
-            if found is not None:
-                channels.append((*found, params, layouts_only))
-        if not channels:
-            return None
-
-        def gap(face: Face) -> float:
-            """How far `face` (crop work pixels) lies from the body's centre, in shares of its side."""
-            return float(np.hypot(face.center[0] - focus[0], face.center[1] - focus[1])) / (side * local)
-
-        def on_body(face: Face, share: float = BODY_CENTRE_SHARE) -> bool:
-            """Whether `face` is read, within `share` of the body's side of its centre."""
-            return face.value is not None and gap(face) <= share
-
-        # A lone core is a 1 only in a channel that read nothing else on the body (see `group_faces`), and a
-        # lone pip on an uneven face only at the body's centre.
-        uneven = self.params["face_spread"] * CENTRED_SPREAD
-        readings = []
-        for work, pips, params, layouts_only in channels:
-            faces = self._group(pips, work, side * local, params, focus)
-            if layouts_only:
-                readings.append([face for face in faces if face.is_layout])
-                continue
-            if not any(on_body(face) for face in faces):
-                faces = self._group(pips, work, side * local, params, focus, lone_cores=True)
-            if not any(on_body(face) for face in faces):
-                ones = self._group(pips, work, side * local, {**params, "face_spread": uneven}, focus)
-                faces = faces + [face for face in ones if face.value == 1 and gap(face) <= CENTRED_SHARE]
-            readings.append(faces)
-        read = [face for face in vote(readings, side * local) if on_body(face, centre_share)]
-        if not read and self.profile.pip_polarity == "auto":
-            unlike = _unlike_face(tray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
-            found = self._crop_pips(unlike, side, local, self.chroma_params, False)
-            if found is not None:
-                work, pips = found
-                faces = self._group(pips, work, side * local, self.chroma_params, focus)
-                read = [face for face in faces if on_body(face, centre_share)]
-        if not read:
-            return None
-        face = max(read, key=lambda face: face.value)
-        at = (face.center[0] / local + x0, face.center[1] / local + y0)
-        return replace(face, center=at, size=face.size / local, pip=face.pip / local)
-
-    def _crop_pips(
-        self, crop: np.ndarray, side: float, local: float, params: dict[str, float], glare: bool
-    ) -> tuple[np.ndarray, Pips] | None:
-        """(the crop at work size, its pips) for one channel of a die body's crop (`side` wide in frame
-        pixels, `local` work pixels per frame pixel), or None when the crop is too flat to hold pips. A pip
-        stands `pip_contrast` of the crop's range from its face, and at least `MIN_PIP_CONTRAST`."""
-        spread = _brightness_range(crop)
-        if spread < MIN_SPREAD:
-            return None
-        work = resize(crop, local)
-        threshold = max(self.params["pip_contrast"] * spread, MIN_PIP_CONTRAST)
-        return work, self._pips(work, side * local, threshold, params, glare, True)
 
     def _faces_in(
         self,
@@ -927,59 +576,13 @@ class DiceReader:
 
         Pips are linked into faces at the faces' size when a calibration measured it (`face_share`): dice
         with large pips measure more by their pips than by their faces, and pips linked at the larger size
-        are linked a second time once `_group` has measured the faces.
+        are linked a second time once `read_faces` has measured the faces.
         """
         pip = die_px * self.params["pip_size"]
-        pips = self._pips(work, die_px, threshold, self.params, glare=False, stable=False, smear_pip=pip)
+        polarity = self.profile.pip_polarity
+        pips = pips_for_dice(work, die_px, threshold, self.params, polarity, False, False, smear_pip=pip)
         faces_px = die_px * (self.profile.face_share or 1.0)
-        return self._group(pips, work, faces_px, self.params, focus=None)
-
-    def _pips(
-        self,
-        work: np.ndarray,
-        die_px: float,
-        threshold: float,
-        params: dict[str, float],
-        glare: bool,
-        stable: bool,
-        smear_pip: float | None = None,
-    ) -> Pips:
-        """The pip candidates in one channel (`work`, a die `die_px` wide).
-
-        `glare`: a lone pip may have a reflection beside it (`find_pips`), as on a die body's lightness.
-        `stable`: pips are also looked for as maximally stable regions (`find_pips`), in a die body's crop.
-        `smear_pip`: bars a moving die smeared its pips into, as wide as this, are pips too (`find_pips`): in
-        the frame, where that is the frame's own pip size (a body's crop measures its die only roughly).
-        """
-        pip = die_px * params["pip_size"]
-        return find_pips(
-            work,
-            odd_kernel(die_px * 0.5),
-            (pip * 0.4, pip * 2.0),
-            threshold,
-            self.profile.pip_polarity,
-            params["pip_roundness"],
-            params["pip_fill"],
-            glare=glare,
-            stable=stable,
-            smear_pip=smear_pip,
-        )
-
-    @staticmethod
-    def _group(
-        pips: Pips,
-        work: np.ndarray,
-        die_px: float,
-        params: dict[str, float],
-        focus: tuple[float, float] | None,
-        lone_cores: bool = False,
-    ) -> list[Face]:
-        """The faces `pips` (found in `work`) make; `lone_cores` as in `group_faces`."""
-        faces = group_faces(pips, work, die_px, params, focus, lone_cores)
-        measured = measured_die(faces, die_px)
-        if measured != die_px:
-            faces = group_faces(pips, work, measured, params, focus, lone_cores)
-        return complete_faces(faces, pips, work, params)
+        return read_faces(pips, work, faces_px, self.params, focus=None)
 
     def _refuse_false_dice(
         self, faces: list[Face], tray: np.ndarray, die_px: float, scale: float, bodies: Bodies | None
@@ -1011,7 +614,7 @@ class DiceReader:
             if polarity is not None
             and face.dark != polarity
             and face.pip < typical_pip
-            and not _on_body(face, bodies, scale, SMALLEST_SET * die_px)
+            and not on_body(face, bodies, scale, SMALLEST_SET * die_px)
         }
         speck = SPECK_SHARE * self.params["pip_size"] * die_px * scale
         bare = [
@@ -1089,21 +692,6 @@ def _nearer(size: float, first: float, second: float) -> bool:
     return abs(math.log(size / first)) < abs(math.log(size / second))
 
 
-def _same_die(face: Face, other: Face) -> bool:
-    """Whether two faces' centres lie within `OVERLAP_SHARE` of the smaller one's side: one die. (The
-    larger may be a two read across two dice, its side guessed from the pips' diagonal.)"""
-    gap = math.dist(face.center, other.center)
-    return gap < OVERLAP_SHARE * min(face.size, other.size)
-
-
-def _on_body(face: Face, bodies: Bodies | None, scale: float, smallest: float = 0.0) -> bool:
-    """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on one of `bodies` at
-    least `smallest` image pixels wide."""
-    if bodies is None:
-        return False
-    return bool(on_bodies(np.array([face.center]) / scale, bodies, smallest)[0])
-
-
 def _accounts_for(
     faces: list[Face], scale: float, earlier: list[Face], earlier_scale: float, whole: np.ndarray
 ) -> bool:
@@ -1122,36 +710,9 @@ def _accounts_for(
     return True
 
 
-def _unbodied(
-    faces: list[Face], bodies: Bodies, scale: float, die_px: float
-) -> list[tuple[np.ndarray, float]]:
-    """A die body's place (centre and side, image pixels) for each of `faces` (work coordinates, `scale` work
-    pixels per image pixel) read low (`LOW_READ_VALUES`) with no body within `OVERLAP_SHARE` of a die side
-    (`die_px`, image pixels): centred on the face, the typical body's side.
-
-    Touching dice make one blob, split into dice only up to a heap of twelve (`vision.body`): in a crowd of
-    twenty dice, a coloured die read low has no body to be read on (nell-byler 112332: a six read as a four).
-    """
-    if not bodies.count:
-        return []
-    places = []
-    for face in faces:
-        if face.value not in LOW_READ_VALUES:
-            continue
-        at = np.array(face.center) / scale
-        if np.hypot(*(bodies.centers - at).T).min() >= OVERLAP_SHARE * die_px:
-            places.append((at, bodies.size))
-    return places
-
-
 def _on_rim(face: Face, bodies: Bodies, scale: float) -> bool:
     """Whether `face` (work coordinates, `scale` work pixels per image pixel) lies on a tray's rim."""
     return bodies.on_rim((face.center[0] / scale, face.center[1] / scale))
-
-
-def _dice_on_bodies(faces: list[Face], bodies: Bodies, scale: float) -> int:
-    """Faces read with a value that lie on one of `bodies` (`_on_body`)."""
-    return sum(face.value is not None and _on_body(face, bodies, scale) for face in faces)
 
 
 def _whole_dice(faces: list[Face], bodies: Bodies, scale: float) -> np.ndarray:
@@ -1191,102 +752,12 @@ def _colour_channels(image: np.ndarray) -> list[np.ndarray]:
     return [image[:, :, 2], image[:, :, 1], image[:, :, 0]]
 
 
-def _smeared_face(tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
-    """The three or six a die body (at `center` in the BGR `tray`, `side` wide) shows as red bars where JPEG
-    ran its pips together (`vision.smear`), in frame pixels, or None. The crop is the body's square alone: a
-    neighbour's pips beside it would be blobs of their own."""
-    half = int(side / 2)
-    x, y = int(center[0]), int(center[1])
-    if x < half or y < half:
-        return None
-    face = tray[y - half : y + half + 1, x - half : x + half + 1]
-    if face.shape[:2] != (2 * half + 1, 2 * half + 1):
-        return None
-    smear = smeared_face(face)
-    if smear is None:
-        return None
-    at = (float(center[0]), float(center[1]))
-    # Like a pip, a bar is no lighter than the face (dark pips).
-    return Face((), smear.value, at, side, smear.angle, SMEAR_CONFIDENCE, pip=smear.width)
-
-
-def _levelled(gray: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
-    """A die body's crop of lightness (`gray`, the body at `center`, `side` wide) clipped from above at its
-    face's level.
-
-    The black-hat measures a dark pip against the lightest within half a die. On a dark die on a pale tray
-    the tray lifts that within half a die of the die's border, so a darker bevel round the face stands out
-    as much as the corner pips beside it, and the black-hat cuts them as one blob (nell-byler's gold dice:
-    a six read as a four, a three as a two). Clipped at the face's level (the median of the body's middle,
-    which pips cover less than half of), the tray, a glint and the face's lighter swirls are all face, and
-    only what is darker than the face stands out. A swirl darker than the face stands out there too, so the
-    clipped crop counts only layouts of three pips or more (`_read_body_at`). Light pips need no such copy:
-    a die with light pips is dark, and the top-hat leaves out a pale tray beside it, light over more than
-    its kernel.
-    """
-    return np.minimum(gray, np.uint8(np.median(_middle(gray, center, side))))
-
-
-def _middle(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
-    """The middle of a die body's crop (`image`, the body at `center`, `side` wide), `FACE_LEVEL_SHARE` of
-    its side each way: pips cover less than half of it, so its median is the face."""
-    reach = max(1, int(FACE_LEVEL_SHARE * side))
-    x, y = int(center[0]), int(center[1])
-    return image[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
-
-
-def _unlike_face(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
-    """How far each pixel of a die body's crop (BGR `image`, the body at `center`, `side` wide) lies from
-    its face's colour (the median of the body's middle, which pips cover less than half of), in CIELAB
-    units (`colour_distance`).
-
-    A pip differs from its face in lightness and in hue at once, while a face's own swirls and sheen are
-    mostly lighter or darker shades of its colour, whose squared difference this weighs at half. So a pale
-    pip inside a lighter swirl of a blue die, one blob with it in lightness and smeared by JPEG in the
-    colours, stands alone here (nell-byler 100127).
-    """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    face = np.median(_middle(lab, center, side).reshape(-1, 3), axis=0)
-    distance = colour_distance(lab.reshape(-1, 3), face[None, :]).reshape(lab.shape[:2])
-    return np.clip(distance, 0, 255).astype(np.uint8)
-
-
-def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:
-    """CIELAB's a* (green to red) and b* (blue to yellow) of a BGR image.
-
-    Dark red pips on a black die are as dark as the die in gray and in red alike, and JPEG keeps their
-    colour at half resolution; in a* they are the only red thing there.
-    """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    return [lab[:, :, 1], lab[:, :, 2]]
-
-
 def _coloured(spots: np.ndarray, sizes: np.ndarray, tray: np.ndarray, scale: float) -> np.ndarray:
     """The spots (work pixels) whose die shows colour: on gray dice with gray pips, red and blue are gray."""
     if not spots.size:
         return spots
-    keep = [_shows_colour(tray, spot, size) for spot, size in zip(spots / scale, sizes / scale, strict=True)]
+    keep = [shows_colour(tray, spot, size) for spot, size in zip(spots / scale, sizes / scale, strict=True)]
     return spots[np.array(keep, bool)]
-
-
-def _shows_colour(tray: np.ndarray, center: np.ndarray, size: float) -> bool:
-    """Whether the die at `center` (tray pixels), `size` wide, shows colour.
-
-    The die is looked at within its own size, so a coloured tray around a white die does not count.
-    """
-    height, width = tray.shape[:2]
-    radius = max(1, int(CHROMA_RING_SHARE * size))
-    x0, y0 = max(0, int(center[0]) - radius), max(0, int(center[1]) - radius)
-    patch = tray[y0 : min(height, int(center[1]) + radius + 1), x0 : min(width, int(center[0]) + radius + 1)]
-    return patch.size > 0 and _colour_share(patch) >= CHROMA_SHARE
-
-
-def _colour_share(image: np.ndarray) -> float:
-    """Share of (sampled) pixels whose channels spread at least COLOUR_SPREAD gray levels apart."""
-    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 20000)))
-    blue, green, red = cv2.split(np.ascontiguousarray(image[::step, ::step]))
-    spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
-    return cv2.countNonZero(cv2.compare(spread, COLOUR_SPREAD, cv2.CMP_GE)) / spread.size
 
 
 def _dice_in_view(
@@ -1311,17 +782,6 @@ def _around(spots: np.ndarray, die_work: float, shape: tuple[int, ...]) -> tuple
     low = np.maximum(spots.min(axis=0) - BOX_MARGIN_DICE * die_work, 0)
     high = np.minimum(spots.max(axis=0) + BOX_MARGIN_DICE * die_work, (width, height))
     return int(low[0]), int(low[1]), int(np.ceil(high[0])), int(np.ceil(high[1]))
-
-
-def _half_of_a_two(one: Face | None, two: Face | None, center: np.ndarray, side: float) -> bool:
-    """Whether `one`, read in the measured crop of the body at `center` (`side` wide), is a 1 that is half
-    of `two`, a 2 its larger crop read at least as surely: the 1 lies over `ONE_OFF_SHARE` of the side off the
-    centre, and the 2 less than half as far off. A fainter 2 may be a die's 1 and a speck beside it, which
-    the measured crop read alone (nell-byler 112305 re-saved: a smoky die's 1 at 0.66, the 2 at 0.22)."""
-    if one is None or two is None or (one.value, two.value) != (1, 2) or two.confidence < one.confidence:
-        return False
-    one_off, two_off = (float(np.hypot(*(np.array(face.center) - center))) for face in (one, two))
-    return one_off > ONE_OFF_SHARE * side and two_off < one_off / 2
 
 
 def _dice_read(faces: list[Face]) -> int:
@@ -1355,50 +815,3 @@ def _to_frame(
             dice.append(Die(face.value, center, size, face.angle, face.confidence))
     dice.sort(key=lambda die: die.center[0])
     return dice, unreadable
-
-
-def _brightness_range(image: np.ndarray, bodies: Bodies | None = None) -> float:
-    """The 1st to 99th percentile of a sample of `image`'s levels; with `bodies`, dice bodies that cover less
-    than `SPARSE_SHARE` of it, at least that of the levels near them (a few dice on a plain tray) and on them
-    (`_range_on_dice`). Only at least: where the frame's own range is larger (a tray's black walls, glare), a
-    threshold from the range near the dice alone lets their reflections in a glossy wall pass for pips."""
-    step = max(1, int(np.sqrt(image.size / 20000)))
-    sample = image[::step, ::step]
-    low, high = levels_at(sample, (0.01, 0.99))
-    if bodies is not None and float(np.sum(bodies.sizes**2)) < SPARSE_SHARE * image.size:
-        near = np.zeros(sample.shape, np.uint8)
-        for (x, y), side in zip(bodies.centers / step, bodies.sizes / step, strict=True):
-            half = side / np.sqrt(SPARSE_SHARE) / 2
-            cv2.rectangle(near, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 1, -1)
-        near_low, near_high = levels_at(sample[near > 0], (0.01, 0.99))
-        return float(max(high - low, near_high - near_low, _range_on_dice(image, bodies)))
-    return float(high - low)
-
-
-def _range_on_dice(image: np.ndarray, bodies: Bodies) -> float:
-    """The median over dice `bodies` (those up to `HEAP_SIDES` of their typical side) of the 1st to 99th
-    percentile of `image`'s levels on each.
-
-    A few dice cover even their surroundings so thinly that their pips are under the 1st percentile there:
-    a tray's wood grain or felt, not the dice, then sets the threshold, and a grain's darker streaks pass for
-    twos (matteop65 from 3x as far: 5 false dice on one photo). On a die, its pips are a tenth of it. The
-    median, as dice of several sets differ: a white die beside a black one spans the whole range, and faint
-    coloured pips on a third would be lost to a threshold from it (nell-byler 112434).
-    """
-    ranges = []
-    for (x, y), side in zip(bodies.centers, bodies.sizes, strict=True):
-        if side > HEAP_SIDES * bodies.size:
-            continue
-        half = side / 2
-        crop = image[max(0, int(y - half)) : int(y + half) + 1, max(0, int(x - half)) : int(x + half) + 1]
-        low, high = levels_at(crop, (0.01, 0.99))
-        ranges.append(high - low)
-    return float(median(ranges)) if ranges else 0.0
-
-
-def _grain(gray: np.ndarray) -> float:
-    """Typical pixel-to-pixel jitter: sensor noise or static, which no die face has at the pixel scale."""
-    step = max(1, int(np.sqrt(gray.size / 40000)))
-    sample = gray[::step, ::step]
-    (jitter,) = levels_at(cv2.absdiff(sample[:, 1:], sample[:, :-1]), (0.5,))
-    return float(jitter)

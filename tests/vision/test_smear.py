@@ -149,6 +149,8 @@ def test_bars_of_more_pips_than_a_body_reads_replace_its_reading(monkeypatch, sp
     image = camera(frame)
     read = None if pips_read is None else Face((), pips_read, (48.0, 48.0), SIDE, 0.0, 0.9)
     reader = DiceReader()
-    monkeypatch.setattr(reader, "_read_body_sized", lambda *args: read)
-    face = reader._read_body(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), image, np.array([48.0, 48.0]), SIDE)
+    monkeypatch.setattr(reader.body_reader, "_read_body_sized", lambda *args: read)
+    face = reader.body_reader.read_body(
+        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), image, np.array([48.0, 48.0]), SIDE
+    )
     assert face.value == expected
