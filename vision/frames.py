@@ -1,7 +1,9 @@
 """Turn whatever a caller hands the reader into an 8-bit BGR image, or say plainly why it cannot be read.
 
 Cameras, files and tests produce grayscale, BGRA, float and 16-bit arrays; the reader should accept them all
-rather than crash in the middle of a game, so every conversion lives here in one place.
+rather than crash in the middle of a game, so every conversion lives here in one place; so do what the reader
+does to a whole frame before it reads (speckle, colour cast, exposure, resizing) and the test of whether a die
+shows colour at all.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ EXPOSURE_SAMPLES = 40000  # the white level is read on about this many pixels: a
 # A pixel is coloured when its channels spread COLOUR_SPREAD 8-bit levels or more (max - min of B, G, R): the
 # reader reads dice that show colour in the colour channels too (`vision.reader`).
 COLOUR_SPREAD = 40
+# Around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels are read when at
+# least CHROMA_SHARE of it is coloured (`shows_colour`: a coloured face, or coloured pips on a gray one).
+CHROMA_RING_SHARE = 0.35
+CHROMA_SHARE = 0.03
 # The brightest half percent of a frame (`WHITE_SHARE`: white dice and pips, a pale board, glints) is white
 # things under the light, so it tells the light's colour. Where its channels spread COLOUR_SPREAD or more,
 # the camera balanced white for other light (a Pi camera's white balance frozen in daylight, then a warm
@@ -217,13 +223,6 @@ def resize(image: np.ndarray, scale: float) -> np.ndarray:
         even = image[: 2 * half_height, : 2 * half_width]
         image = cv2.resize(even, (half_width, half_height), interpolation=cv2.INTER_AREA)
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
-
-
-# Colour: around each die gray saw (a disc CHROMA_RING_SHARE of a die wide), the colour channels are read
-# when at least CHROMA_SHARE of it is coloured (`vision.frames.COLOUR_SPREAD`: a coloured face, or coloured
-# pips on a gray one).
-CHROMA_RING_SHARE = 0.35
-CHROMA_SHARE = 0.03
 
 
 def shows_colour(tray: np.ndarray, center: np.ndarray, size: float) -> bool:
