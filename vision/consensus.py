@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from vision.reading import ASK_BELOW, Die, Reading, Region
@@ -111,6 +112,15 @@ def unanimous(readings: list[Reading]) -> bool:
         len(seen) == len(readings) and len({die.value for die in seen.values()}) == 1
         for seen in _same_dice(readings)
     )
+
+
+def agree_outer_first(smallest: Reading, largest: Reading, middle: Callable[[], Reading]) -> Reading:
+    """What a frame's readings at three working sizes agree on, the smallest and largest size's first: where
+    those two are `unanimous`, the middle size cannot change what most sizes read, and `middle` (which reads
+    it, or hands over a reading already made) is not asked."""
+    if unanimous([smallest, largest]):
+        return agree([smallest, largest])
+    return agree([smallest, middle(), largest])
 
 
 def _same_dice(readings: list[Reading]) -> list[dict[int, Die]]:

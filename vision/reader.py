@@ -103,7 +103,8 @@ How it reads, in order:
    `WORK_DIE_PX` too), and the dice most of the readings saw, valued as most read them, are the frame's
    (`vision.consensus`): where a pip lands on the pixel grid decides some thresholds, and a die read alike
    at two sizes is read for a reason that holds on the next photo.
-   The middle size is read only when the smallest and the largest differ (`vision.consensus.unanimous`).
+   The middle size is read only when the smallest and the largest differ
+   (`vision.consensus.agree_outer_first`).
    A calibrated reader reads these sizes too (`DiceReader.read`): the roll watcher's frames of still dice
    put every pip where the last one did, so they cannot outvote a size's misread. A camera's stream is read
    a size a frame, in turn, the sizes agreeing over the frames of still dice (`vision.stream`).
@@ -136,7 +137,7 @@ from vision.body import (
 )
 from vision.body_read import OVERLAP_SHARE, SMALLEST_SET, BodyReader
 from vision.complete import read_faces
-from vision.consensus import agree, unanimous
+from vision.consensus import agree_outer_first
 from vision.contrast import MIN_SPREAD, brightness_range, grain
 from vision.die_size import DieSizer
 from vision.faces import Face, measured_die, vote
@@ -314,13 +315,14 @@ class DiceReader:
         if isinstance(prepared, Reading):
             return prepared
         if self._agreeing:
-            # The smallest and largest sizes first: where they read the same dice alike, the middle one
-            # cannot change what most sizes read (`unanimous`), and a third of the work is saved.
+            # The smallest and largest sizes first: where they read the same dice alike, a third of the work
+            # is saved.
             smallest, middle, largest = self._agreeing
-            outer = [smallest._read_prepared(prepared), largest._read_prepared(prepared)]
-            if unanimous(outer):
-                return agree(outer)
-            return agree([outer[0], middle._read_prepared(prepared), outer[1]])
+            return agree_outer_first(
+                smallest._read_prepared(prepared),
+                largest._read_prepared(prepared),
+                lambda: middle._read_prepared(prepared),
+            )
         return self._read_prepared(prepared)
 
     @property

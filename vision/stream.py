@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.consensus import agree, unanimous
+from vision.consensus import agree, agree_outer_first
 from vision.reader import DiceReader, Prepared
 from vision.reading import Reading
 
@@ -63,9 +63,9 @@ class StreamReader:
         readings = [self._recent[size] for size in sorted(self._recent)]
         if len(readings) == 1:
             return readings[0]
-        outer = [readings[0], readings[-1]]
-        if len(readings) == self.reader.working_sizes and unanimous(outer):
-            readings = outer  # as `DiceReader.read` reads still frames: the middle size cannot change them
+        if len(readings) == 3:  # every size read these still frames: agreed as `DiceReader.read` agrees them
+            smallest, middle, largest = readings
+            return agree_outer_first(smallest, largest, lambda: middle)
         return agree(readings)
 
 

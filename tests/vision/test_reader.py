@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.consensus as consensus_module
 import vision.reader as reader_module
 from tests.vision.test_body import grain_below_felt
 from tests.vision.test_frames import speckled
@@ -1144,8 +1145,8 @@ def test_a_frame_is_read_at_the_outer_sizes_and_the_middle_one_where_they_differ
         scales.append([reading.extras["scale"] for reading in readings])
         return real_agree(readings)
 
-    real_agree = reader_module.agree
-    monkeypatch.setattr(reader_module, "agree", agree)
+    real_agree = consensus_module.agree
+    monkeypatch.setattr(consensus_module, "agree", agree)
     frame, _ = draw_dice([6, 5, 4, 3, 2], die=40)
     assert DiceReader().read(frame).values == [6, 5, 4, 3, 2]
     (asked,) = scales
