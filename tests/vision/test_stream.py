@@ -7,11 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import reader as reader_module
 from vision.profile import CalibrationProfile
 from vision.reader import DiceReader
 from vision.reading import ASK_BELOW, Die, Reading
 from vision.simtray import SimulatedTray
-from vision.stream import StreamReader, alike, look
+from vision.stream import StreamReader, alike, cell_side, look
 
 # The simulated tray's die is 0.11 of its frame's short side, its pips dark: a calibrated table.
 CALIBRATED = CalibrationProfile(die_size=0.11, pip_polarity="dark")
@@ -108,32 +109,64 @@ def test_still_dice_of_the_simulated_tray_are_read_as_one_frame_at_every_size(tr
 
 def test_frames_are_alike_while_the_dice_lie_still_and_not_once_one_moves_or_turns(tray):
     reader = DiceReader(CALIBRATED)
+    first = reader.prepare(tray.read())
+    first_look = look(first.gray, cell_side(first))
 
-    def prepared():
-        frame = reader.prepare(tray.read())
-        return frame, look(frame)
+    def alike_first(frame: np.ndarray) -> bool:
+        return alike(first, first_look, reader.light(frame).gray)
 
-    still = prepared()
-    assert alike(*still, *prepared())  # sensor noise alone
-    brighter = reader.prepare(cv2.add(tray.read(), np.full((480, 640, 3), 30, np.uint8)))
-    assert alike(*still, brighter, look(brighter))  # the room's light or the camera's exposure, not a die
+    assert alike_first(tray.read())  # sensor noise alone
+    brighter = cv2.add(tray.read(), np.full((480, 640, 3), 30, np.uint8))
+    assert alike_first(brighter)  # the room's light or the camera's exposure, not a die
     dice = list(tray.dice)
     x, y = dice[2].center
     tray.place([*dice[:2], replace(dice[2], center=(x + 5, y)), *dice[3:]])
-    assert not alike(*still, *prepared())
+    assert not alike_first(tray.read())
     tray.place(dice)
     values = tray.values
     for turned in range(1, 7):
         if turned != values[2]:
             tray.set_values([*values[:2], turned, *values[3:]])
-            assert not alike(*still, *prepared()), f"a {values[2]} turned to {turned}"
+            assert not alike_first(tray.read()), f"a {values[2]} turned to {turned}"
 
 
-def test_frames_measured_at_other_die_sizes_are_compared_in_the_same_cells(tray):
-    """Without a calibration each frame's die size is estimated anew, and the cells follow it: a look in
-    other cells is looked at again in the new frame's, not taken for motion."""
-    reader = DiceReader()
-    before, after = reader.prepare(tray.read()), reader.prepare(tray.read())
-    larger = replace(after, die_px=after.die_px * 1.3)
-    assert look(before).shape != look(larger).shape
-    assert alike(before, look(before), larger, look(larger))
+@pytest.fixture
+def bodies_looked_for(monkeypatch):
+    """How many times the reader has looked for dice bodies (`vision.reader._bodies`)."""
+    calls = []
+
+    def counting(tray_image):
+        calls.append(tray_image.shape)
+        return finding(tray_image)
+
+    finding = reader_module._bodies
+    monkeypatch.setattr(reader_module, "_bodies", counting)
+    return calls
+
+
+def test_still_frames_share_the_dice_bodies_of_the_first_frame_of_their_run(tray, bodies_looked_for):
+    """Still dice lie where they lay: their bodies are looked for once a run of still frames, and again
+    once a die has moved, and the frames read as well as they did each with its own bodies."""
+    stream = StreamReader(DiceReader(CALIBRATED))
+    readings = [stream.read(tray.read()) for _ in range(4)]
+    assert len(bodies_looked_for) == 1
+    assert all(reading.values == tray.values for reading in readings)
+    dice = list(tray.dice)
+    x, y = dice[0].center
+    tray.place([replace(dice[0], center=(x + 6, y)), *dice[1:]])
+    readings = [stream.read(tray.read()) for _ in range(3)]
+    assert len(bodies_looked_for) == 2
+    assert readings[-1].values == tray.values and not readings[-1].asks
+
+
+def test_dice_that_creep_end_their_run_once_moved_from_where_it_began(tray, bodies_looked_for):
+    """Each frame is compared with the first of its run, not with the one before: a die nudged half a pixel
+    a frame, each frame alike the one before it, is looked for again before it has moved a pip's width."""
+    stream = StreamReader(DiceReader(CALIBRATED))
+    stream.read(tray.read())
+    dice = list(tray.dice)
+    x, y = dice[0].center
+    for step in range(1, 7):
+        tray.place([replace(dice[0], center=(x + step / 2, y)), *dice[1:]])
+        stream.read(tray.read())
+    assert len(bodies_looked_for) >= 2
