@@ -468,3 +468,26 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader().body_reader._read_body_at(gray, frame, centre, side)
     assert len(works) == 5 and face is not None and face.value == 1
+
+
+def test_a_body_is_read_once_while_the_same_bodies_are_read_again(monkeypatch):
+    """A frame read again at the bodies' size, and a camera's still frames, which share their bodies
+    (`vision.stream`), read each body's crop once; bodies found anew are read anew, and read alike."""
+    frame, _ = draw_dice([3, 5, 6], die=56, face=225, pip=30, floor=(185, 190, 195))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    reader = DiceReader().body_reader
+    places = []
+    reading = reader.read_body
+
+    def noting(gray, tray, center, side):
+        places.append(tuple(center))
+        return reading(gray, tray, center, side)
+
+    monkeypatch.setattr(reader, "read_body", noting)
+    bodies = find_bodies(frame)
+    first = reader.read_again([], bodies, gray, frame, 1.0, 56.0)
+    assert len(places) == bodies.count == 3
+    assert reader.read_again([], bodies, gray, frame, 1.0, 56.0) == first
+    assert len(places) == 3
+    assert reader.read_again([], find_bodies(frame), gray, frame, 1.0, 56.0) == first
+    assert len(places) == 6
