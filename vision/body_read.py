@@ -102,7 +102,7 @@ class BodyReader:
         self.polarity = polarity
         self.scale_for = scale_for
         # The bodies last read again, and the face read on each (`_face_on`).
-        self._read: tuple[Bodies | None, dict[tuple[float, float, float], Face | None]] = (None, {})
+        self._read: tuple[Bodies | None, dict[int, Face | None]] = (None, {})
         # On a die body of its own, a lone pip is a 1 on a less even face (`ON_BODY_SPREAD`), and in lightness
         # two pips link across more of a sheen's shading (`BODY_FACE_SHADE`).
         self.body_params = {
@@ -160,7 +160,7 @@ class BodyReader:
         extra = []
         places = list(zip(bodies.centers, bodies.sizes, strict=True)) + _unbodied(read, bodies, scale, die_px)
         bodies_are_dice = not read or dice_on_bodies(read, bodies, scale) > 0
-        for center, side in places:
+        for index, (center, side) in enumerate(places):
             if side < SMALLEST_SET * die_px:
                 continue
             on_body = None
@@ -174,7 +174,10 @@ class BodyReader:
                 or (on_body.dark and not shows_colour(tray, center, side))
             ):
                 continue
-            face = self._face_on(bodies, gray, tray, center, side)
+            if index < bodies.count:
+                face = self._face_on(bodies, index, gray, tray)
+            else:  # a place `_unbodied` made of this frame's faces: no body to remember it by
+                face = self.read_body(gray, tray, center, side)
             if face is None or (on_body is not None and face.value <= on_body.value):
                 continue
             if on_body is None and not bodies_are_dice and face.confidence < FAINT_CONFIDENCE:
@@ -193,25 +196,23 @@ class BodyReader:
             extra = [other for other in extra if not _same_die(face, other)] + [face]
         return replaced, extra
 
-    def _face_on(
-        self, bodies: Bodies, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float
-    ) -> Face | None:
-        """`read_body`'s face on the body at `center`, remembered while the same `bodies` are read again.
+    def _face_on(self, bodies: Bodies, index: int, gray: np.ndarray, tray: np.ndarray) -> Face | None:
+        """`read_body`'s face on the `index`th of `bodies`, remembered while the same `bodies` are read again.
 
         A frame read at the bodies' size too (`vision.reader`) reads each body twice alike, and a camera's
         still frames share their run's first frame's bodies (`vision.stream`): a die lying still shows the
         same face on every frame, and reading it in its crop costs a frame several times a plain one's work
         (640x480 simulated tray, calibrated camera stream of nine still frames a roll, 0.3 s at 30 frames a
-        second: 12.2 ms a frame on average, 9.0 with the faces remembered; 7.2 ms median either way).
+        second: 12.2 ms a frame on average, 9.0 with the faces remembered; 7.2 ms median either way). Only
+        the bodies' own faces are kept, one each: however long the dice lie still, no more than that.
         """
         read, faces = self._read
         if read is not bodies:
             faces = {}
             self._read = (bodies, faces)
-        place = (float(center[0]), float(center[1]), float(side))
-        if place not in faces:
-            faces[place] = self.read_body(gray, tray, center, side)
-        return faces[place]
+        if index not in faces:
+            faces[index] = self.read_body(gray, tray, bodies.centers[index], float(bodies.sizes[index]))
+        return faces[index]
 
     def read_body(self, gray: np.ndarray, tray: np.ndarray, center: np.ndarray, side: float) -> Face | None:
         """The face read on the body at `center` (about `side` wide), in frame pixels, or None: its pips
