@@ -8,7 +8,8 @@ reads unseen photos) and with a profile auto-calibrated on a few of those frames
 tray), as the appliance reads once set up: a photo alone (`DiceReader.read`, at two or three working sizes,
 as `pipkeeper read` reads it) and a camera's stream (`vision.stream`, one size a frame in turn, as the camera
 loop reads it), each roll's dice seen in `STREAM_STILL_FRAMES` frames, as they lie still before they settle
-(the first of them finds the dice bodies, and the others share them).
+(the first of them finds the dice bodies, and the others share them and are read as the mean of the frames
+so far).
 Each frame counts by its fastest of several reads, made in rounds (`_timing`), so the machine's other work
 does not.
 
