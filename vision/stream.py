@@ -6,11 +6,11 @@ over the frames that show the same thing.
 at rest delivers the same dice frame after frame, so the appliance need not read every frame at every
 size. `StreamReader` reads each frame at the next size in turn and lets the readings of the frames that look
 like the first of their run (`alike`) agree: once the dice have lain still for as many frames as there are
-sizes, each frame's reading is what all the sizes agree on, as in `DiceReader.read` (each size seeing its own
-frame's sensor noise besides). A frame costs one reading instead of two or three. Frames of dice
+sizes, each frame's reading is what all the sizes agree on, as in `DiceReader.read` (each size reading the
+mean of the frames up to its own, below). A frame costs one reading instead of two or three. Frames of dice
 in motion are read at one size alone, which tells the roll watcher all it needs: that they move. Nor are
-the dice bodies looked for again while the dice lie still: the run's frames share its first frame's
-(`DiceReader.prepare_lit`).
+the dice bodies looked for in every frame while the dice lie still: the run's frames share those of its
+first frame, and later of the means below (`DiceReader.prepare_lit`).
 
 Frames look alike when their lightness, averaged over cells an eighth of a die wide (`LOOK_CELLS_PER_DIE`, a
 pip's size or less), differs nowhere by `STILL_SHARE` of the frame's brightness range or more, less the change
