@@ -41,8 +41,8 @@ photos are, matteop65 every 2nd 194 of 198):
 Noise of 8 levels drowns the faint pips of nell-byler's coloured dice, and the mean brings them back. White
 dice with black pips stand out through it, and there the independent draws of each frame read agree better
 than the sizes' readings of one mean: matteop65 loses dice_26 (a glyph on a laptop's key read as a 1),
-four_50 (a die a hand was moving, its smeared pips read as a 2) and four_16 (a false 3, which the photo
-itself reads too but asks about).
+four_50 (a die a hand was moving, its smeared pips read as a 2) and four_16 (a false 3 in the clutter,
+which the photo itself reads too: the mean brings back the photo's reading, its errors with it).
 """
 
 from __future__ import annotations
