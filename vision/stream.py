@@ -30,19 +30,20 @@ were, and a slow change of the room's light changes no die): the frames after it
 in turn, and once every size has read it the stream gives what they agreed on without reading again, so dice
 that lie still while the players think cost a frame's `light` and `alike` alone. Measured on photos read as
 a still camera's stream, each frame with its own draw of sensor noise: hands read exactly after the 9th
-frame, and (in brackets) read wrong without asking (nell-byler every 2nd photo reads 81 of its 100 as the
-photos are, matteop65 every 2nd 194 of 198):
+frame, and (in brackets) read wrong without the game asking (`vision.dataset`: the reader asks, or reads
+another number of dice than the game plays with). nell-byler every 2nd photo reads 81 of its 100 as the
+photos are, matteop65 every 2nd 193 of 198:
 
 | sensor noise | nell-byler: each frame as it comes / averaged | matteop65: as it comes / averaged |
 |---|---|---|
-| 4 levels (a well lit room) | 76 (2) / 77 (2) | 192 (1) / 193 (2) |
-| 8 levels (a dim one) | 35 (0) / 75 (1) | 194 (0) / 191 (4) |
+| 4 levels (a well lit room) | 76 (0) / 77 (0) | 192 (1) / 193 (1) |
+| 8 levels (a dim one) | 35 (0) / 75 (1) | 194 (0) / 191 (1) |
 
 Noise of 8 levels drowns the faint pips of nell-byler's coloured dice, and the mean brings them back. White
 dice with black pips stand out through it, and there the independent draws of each frame read agree better
 than the sizes' readings of one mean: matteop65 loses dice_26 (a glyph on a laptop's key read as a 1),
 four_50 (a die a hand was moving, its smeared pips read as a 2) and four_16 (a false 3 in the clutter,
-which the photo itself reads too: the mean brings back the photo's reading, its errors with it).
+which the photo itself reads too, a die more than lie there: the mean brings back the photo's reading).
 """
 
 from __future__ import annotations
