@@ -200,8 +200,8 @@ class BodyReader:
         """`read_body`'s face on the `index`th of `bodies`, remembered while the same `bodies` are read again.
 
         A frame read at the bodies' size too (`vision.reader`) reads each body twice alike, and a camera's
-        still frames share their run's first frame's bodies (`vision.stream`): a die lying still shows the
-        same face on every frame, and reading it in its crop costs a frame several times a plain one's work
+        still frames share their run's bodies (`vision.stream`): a die lying still shows the same face on
+        every frame, and reading it in its crop costs a frame several times a plain one's work
         (640x480 simulated tray, calibrated camera stream of nine still frames a roll, 0.3 s at 30 frames a
         second: 12.2 ms a frame on average, 9.0 with the faces remembered; 7.2 ms median either way). Only
         the bodies' own faces are kept, one each: however long the dice lie still, no more than that.

@@ -279,13 +279,9 @@ class Lit:
 
 
 @dataclass(frozen=True)
-class Prepared:
-    """A frame made ready to read (`DiceReader.prepare`): the same at every working size."""
+class Prepared(Lit):
+    """A lit frame made ready to read (`DiceReader.prepare`): the same at every working size."""
 
-    image: np.ndarray  # 8-bit BGR, exposed
-    offset: tuple[int, int]  # where the tray region starts in it (x, y)
-    tray: np.ndarray  # the tray region of `image` (all of it without a tray)
-    gray: np.ndarray  # the tray region's lightness
     bodies: Bodies | None
     spread: float  # the brightness range pip thresholds are a share of
     threshold: float  # the contrast a pip needs in gray
