@@ -13,6 +13,8 @@ from device.commands import bench_vision
 from vision.reader import DiceReader
 from vision.reading import ASK_BELOW, Die, Reading, Region
 from vision.review import TILE_PX
+from vision.stream import StreamReader
+from vision.watcher import RollWatcher
 
 
 @pytest.fixture(autouse=True)
@@ -298,6 +300,61 @@ def test_bench_vision_noisy_reads_every_photo_with_sensor_noise_the_same_each_ru
     unclipped = (photo > 20) & (photo < 235)
     assert np.std((noisy - photo)[unclipped]) == pytest.approx(bench_vision.NOISE_SIGMA, rel=0.05)
     assert np.array_equal(bench_vision._noisy(frames[0]), frames[1])
+
+
+def test_bench_vision_streamed_reads_every_photo_as_a_still_camera_until_its_dice_settle(
+    tmp_path, capsys, monkeypatch
+):
+    """Each photo as the camera loop sees still dice: frames of the photo, each with its own draw of sensor
+    noise, read by the stream and watched until the dice settle, a still time after the first frame; the
+    row counts the reading they settled with, and a line says how long that took in the camera's time."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    frames = []
+    original_read = StreamReader.read
+
+    def read_keeping_frame(self, frame):
+        frames.append(frame)
+        return original_read(self, frame)
+
+    monkeypatch.setattr(StreamReader, "read", read_keeping_frame)
+    monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--streamed"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| tiny")]
+    assert [row.split("|")[1].strip() for row in rows] == ["tiny", "tiny as a camera stream"]
+    assert all("100.0%" in row for row in rows)
+    # Settled once the dice had lain still for the watcher's still time: the frame 0.3 s after the first.
+    settled = round(RollWatcher().still_seconds * bench_vision.STREAM_FPS)
+    assert len(frames) == settled + 1
+    after = settled * 1000 // bench_vision.STREAM_FPS
+    assert f"tiny as a camera stream: dice settled {after} ms median" in out
+    assert "0 of 1 photos not in 1 s" in out
+    photo = cv2.imread(str(folder / "images" / "a.png")).astype(float)
+    noise = [np.std(frame - photo) for frame in frames]
+    assert noise == pytest.approx([bench_vision.NOISE_SIGMA] * len(frames), rel=0.1)
+    assert not any(np.array_equal(first, second) for first, second in zip(frames, frames[1:], strict=False))
+
+
+def test_bench_vision_streamed_gives_the_game_nothing_for_dice_that_never_settle(
+    tmp_path, capsys, monkeypatch
+):
+    """Dice the watcher never reports within the frames watched: the game scores nothing and asks, so the
+    row reads no die and asks about every hand."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    monkeypatch.setattr(RollWatcher, "update", lambda self, reading, now: [])
+    monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
+    assert main(["bench-vision", "--datasets", str(tmp_path), "--streamed"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("| tiny as a camera stream"))
+    recall, _, hands, asked = (cell.strip() for cell in row.split("|")[3:7])
+    assert (recall, hands, asked) == ("0.0%", "0.0%", "100.0%")
+    assert "tiny as a camera stream: no photo's dice settled in 30 frames" in out
 
 
 def test_bench_vision_counts_the_hands_read_right_in_every_variant(tmp_path, capsys, monkeypatch):
