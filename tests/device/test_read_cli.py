@@ -35,6 +35,15 @@ def _photo(path):
     cv2.imwrite(str(path), frame)
 
 
+def _one_photo_set(tmp_path):
+    """A photo set "tiny" under `tmp_path` of one photo, a die showing 2 (`_photo`): its folder."""
+    folder = tmp_path / "tiny"
+    (folder / "images").mkdir(parents=True)
+    _photo(folder / "images" / "a.png")
+    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    return folder
+
+
 def test_read_prints_values_centres_and_confidence(tmp_path, capsys):
     _photo(tmp_path / "die.png")
     assert main(["read", str(tmp_path / "die.png"), "--json"]) == 0
@@ -168,10 +177,7 @@ def test_eval_vision_refuses_a_missing_set(tmp_path, capsys):
 
 
 def test_bench_vision_prints_one_table(tmp_path, capsys):
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    _one_photo_set(tmp_path)
     assert main(["bench-vision", "--datasets", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| tiny" in out and "100.0%" in out and "hand accuracy" in out
@@ -187,10 +193,7 @@ def test_bench_vision_prints_one_table(tmp_path, capsys):
 
 
 def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(tmp_path, capsys):
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    _one_photo_set(tmp_path)
     assert main(["bench-vision", "--datasets", str(tmp_path), "--turned"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
     labels = ["tiny", "tiny turned 90", "tiny turned 180", "tiny every variant"]
@@ -199,10 +202,7 @@ def test_bench_vision_turned_reads_every_set_turned_a_quarter_and_a_half_round(t
 
 
 def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path, capsys, monkeypatch):
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    folder = _one_photo_set(tmp_path)
     photo_shape = cv2.imread(str(folder / "images" / "a.png")).shape
     shapes = []
     original_read = DiceReader.read
@@ -230,10 +230,7 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
 def _bench_one_variant(tmp_path, capsys, monkeypatch, *flags):
     """Run bench-vision with `flags` on a set of one photo (a die showing 2): (the set's row labels, whether
     each row read every hand, the frames the reader was given in order: the photo as taken first)."""
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    _one_photo_set(tmp_path)
     frames = []
     original_read = DiceReader.read
 
@@ -308,10 +305,7 @@ def test_bench_vision_streamed_reads_every_photo_as_a_still_camera_until_its_dic
     """Each photo as the camera loop sees still dice: frames of the photo, each with its own draw of sensor
     noise, read by the stream and watched until the dice settle, a still time after the first frame; the
     row counts the reading they settled with, and a line says how long that took in the camera's time."""
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    folder = _one_photo_set(tmp_path)
     frames = []
     original_read = StreamReader.read
 
@@ -343,10 +337,7 @@ def test_bench_vision_streamed_gives_the_game_nothing_for_dice_that_never_settle
 ):
     """Dice the watcher never reports within the frames watched: the game scores nothing and asks, so the
     row reads no die and asks about every hand."""
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    _one_photo_set(tmp_path)
     monkeypatch.setattr(RollWatcher, "update", lambda self, reading, now: [])
     monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
     assert main(["bench-vision", "--datasets", str(tmp_path), "--streamed"]) == 0
@@ -455,10 +446,7 @@ def test_bench_vision_calibrated_reads_each_photo_with_a_profile_calibrated_on_i
 ):
     """As the appliance reads once set up: each photo as taken, with a profile auto-calibrated on that photo
     alone. Its time columns are left out: they would time the calibration too."""
-    folder = tmp_path / "tiny"
-    (folder / "images").mkdir(parents=True)
-    _photo(folder / "images" / "a.png")
-    (folder / "truth.jsonl").write_text(json.dumps({"image": "images/a.png", "values": [2]}) + "\n")
+    folder = _one_photo_set(tmp_path)
     calibrated_on, read_with = [], []
     real_calibrate, real_read = bench_vision.auto_calibrate, DiceReader.read
 
