@@ -227,18 +227,24 @@ def test_bench_vision_enlarged_reads_every_set_with_its_photos_enlarged(tmp_path
     ]
 
 
-def _bench_one_variant(tmp_path, capsys, monkeypatch, *flags):
-    """Run bench-vision with `flags` on a set of one photo (a die showing 2): (the set's row labels, whether
-    each row read every hand, the frames the reader was given in order: the photo as taken first)."""
-    _one_photo_set(tmp_path)
+def _frames_read_by(reader_class, monkeypatch):
+    """The frames `reader_class.read` is given from now on, in order; it still reads them."""
     frames = []
-    original_read = DiceReader.read
+    original_read = reader_class.read
 
     def read_keeping_frame(self, frame):
         frames.append(frame)
         return original_read(self, frame)
 
-    monkeypatch.setattr(DiceReader, "read", read_keeping_frame)
+    monkeypatch.setattr(reader_class, "read", read_keeping_frame)
+    return frames
+
+
+def _bench_one_variant(tmp_path, capsys, monkeypatch, *flags):
+    """Run bench-vision with `flags` on a set of one photo (a die showing 2): (the set's row labels, whether
+    each row read every hand, the frames the reader was given in order: the photo as taken first)."""
+    _one_photo_set(tmp_path)
+    frames = _frames_read_by(DiceReader, monkeypatch)
     assert main(["bench-vision", "--datasets", str(tmp_path), *flags]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tiny")]
     return [row.split("|")[1].strip() for row in rows], all("100.0%" in row for row in rows), frames
@@ -306,14 +312,7 @@ def test_bench_vision_streamed_reads_every_photo_as_a_still_camera_until_its_dic
     noise, read by the stream and watched until the dice settle, a still time after the first frame; the
     row counts the reading they settled with, and a line says how long that took in the camera's time."""
     folder = _one_photo_set(tmp_path)
-    frames = []
-    original_read = StreamReader.read
-
-    def read_keeping_frame(self, frame):
-        frames.append(frame)
-        return original_read(self, frame)
-
-    monkeypatch.setattr(StreamReader, "read", read_keeping_frame)
+    frames = _frames_read_by(StreamReader, monkeypatch)
     monkeypatch.setattr(bench_vision, "_sim_timing", lambda width, height: "not timed here")
     assert main(["bench-vision", "--datasets", str(tmp_path), "--streamed"]) == 0
     out = capsys.readouterr().out
