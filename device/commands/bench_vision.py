@@ -352,8 +352,9 @@ class _CameraStream:
     `STREAM_FPS`, each the photo with its own draw of sensor noise, read by a `StreamReader` (one working
     size a frame, still frames read as their mean) and watched by a `RollWatcher`. The reading is the one of
     the frame the dice settled on, whose values the game scores and whose dice the tablet marks when unsure;
-    dice that do not settle within the frames give the game nothing, and the players are asked
-    (`DiceUnreadable`). It notes how long each photo's dice took to settle, in the camera's time."""
+    dice that do not settle within the frames give the game nothing to score, and the row counts them asked
+    (a view that holds a region the reader cannot read never settles, and the watcher asks the players about
+    it, `DiceUnreadable`). It notes how long each photo's dice took to settle, in the camera's time."""
 
     def __init__(self) -> None:
         self.settled_after: list[float] = []  # seconds from the first still frame, one per photo that settled
