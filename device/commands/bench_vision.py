@@ -357,8 +357,8 @@ class _CameraStream:
     it, `DiceUnreadable`). It notes how long each photo's dice took to settle, in the camera's time."""
 
     def __init__(self) -> None:
-        self.settled_after: list[float] = []  # seconds from the first still frame, one per photo that settled
-        self.unsettled = 0
+        # Per photo read: seconds from its first still frame to the one its dice settled on, or None
+        self.settled_after: list[float | None] = []
 
     def __call__(self, frame: np.ndarray) -> Reading:
         stream, watcher = StreamReader(DiceReader()), RollWatcher()
@@ -367,17 +367,18 @@ class _CameraStream:
             if any(isinstance(event, DiceSettled) for event in watcher.update(reading, index / STREAM_FPS)):
                 self.settled_after.append(index / STREAM_FPS)
                 return reading
-        self.unsettled += 1
+        self.settled_after.append(None)
         return Reading(frame_size=reading.frame_size, problem=f"not settled in {STREAM_FRAMES} frames")
 
     def settle_times(self) -> str:
         """When the dice settled after they came to rest: median and p90 in milliseconds of camera time."""
-        if not self.settled_after:
+        settled = [seconds for seconds in self.settled_after if seconds is not None]
+        if not settled:
             return f"no photo's dice settled in {STREAM_FRAMES} frames"
-        median, p90 = np.percentile(np.array(self.settled_after) * 1000.0, [50, 90])
+        median, p90 = np.percentile(np.array(settled) * 1000.0, [50, 90])
         return (
             f"dice settled {median:.0f} ms median, {p90:.0f} ms p90 after they came to rest, and "
-            f"{self.unsettled} of {len(self.settled_after) + self.unsettled} photos not in "
+            f"{len(self.settled_after) - len(settled)} of {len(self.settled_after)} photos not in "
             f"{STREAM_FRAMES / STREAM_FPS:g} s ({STREAM_FPS} frames a second, sensor noise of "
             f"{NOISE_SIGMA:g} levels)"
         )
