@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision.reading import Die, Reading, Region
+from vision.reading import ASK_BELOW, Die, Reading, Region
 from vision.watcher import DiceChanged, DiceMoving, DiceSettled, DiceUnreadable, RollWatcher
 
 FRAME = 1 / 30  # seconds between frames of a 30 fps camera
@@ -145,21 +145,32 @@ def test_a_slow_change_of_one_die_is_a_roll():
     assert [type(e) for e in events] == [DiceMoving, DiceSettled]
 
 
-def test_confidence_rises_with_agreement():
-    def settle_confidence(frames, glitch_every=None):
-        watcher, clock = RollWatcher(still_seconds=0.3), Clock()
-        clock.feed(watcher, tumbling(5))
-        events = []
-        for i in range(60):
-            reading = NOTHING if glitch_every and i % glitch_every == 1 else hand([1, 2, 3, 4, 5], 0.7)
-            events += watcher.update(reading, clock.now)
-            clock.now += 0.3 / (frames - 1)
-        return settled(events)[0].confidence
+def settle_confidence(frames, glitch_every=None, per_frame=0.7):
+    """The confidence a hand read with `per_frame` confidence settles with, `frames` frames in the still time
+    (one frame in `glitch_every` read as nothing)."""
+    watcher, clock = RollWatcher(still_seconds=0.3), Clock()
+    clock.feed(watcher, tumbling(5))
+    events = []
+    for i in range(60):
+        reading = NOTHING if glitch_every and i % glitch_every == 1 else hand([1, 2, 3, 4, 5], per_frame)
+        events += watcher.update(reading, clock.now)
+        clock.now += 0.3 / (frames - 1)
+    return settled(events)[0].confidence
 
+
+def test_confidence_rises_with_agreement():
     few, many = settle_confidence(3), settle_confidence(12)
     glitchy = settle_confidence(12, glitch_every=5)
     assert 0.7 < few < many < 1.0
     assert glitchy < many
+
+
+def test_agreement_never_lifts_a_doubtful_reading_over_the_line_the_game_asks_below():
+    # Every frame of still dice repeats a doubtful die's doubt: the game must still warn about the roll.
+    doubtful = [settle_confidence(frames, per_frame=0.55) for frames in (3, 12, 30)]
+    assert doubtful == [0.55] * 3 and 0.55 < ASK_BELOW
+    assert settle_confidence(12, glitch_every=5, per_frame=0.3) < 0.3
+    assert settle_confidence(12, per_frame=ASK_BELOW) > ASK_BELOW
 
 
 def test_empty_tray_and_unreadable_dice_never_settle():
