@@ -167,8 +167,9 @@ def test_confidence_rises_with_agreement():
 
 def test_agreement_never_lifts_a_doubtful_reading_over_the_line_the_game_asks_below():
     # Every frame of still dice repeats a doubtful die's doubt: the game must still warn about the roll.
-    doubtful = [settle_confidence(frames, per_frame=0.55) for frames in (3, 12, 30)]
-    assert doubtful == [0.55] * 3 and 0.55 < ASK_BELOW
+    doubt = ASK_BELOW - 0.05
+    settled_with = [settle_confidence(frames, per_frame=doubt) for frames in (3, 12, 30)]
+    assert settled_with == pytest.approx([doubt] * 3)
     assert settle_confidence(12, glitch_every=5, per_frame=0.3) < 0.3
     assert settle_confidence(12, per_frame=ASK_BELOW) > ASK_BELOW
 
