@@ -38,17 +38,17 @@ The rules, in the order they are applied:
     stayed put with the same face. A die knocked over or pushed aside is a correction, not a throw.
   - `DiceSettled` otherwise: the first dice seen, a disturbance long enough to be a throw, or most dice new.
 
-The confidence reported combines the reader's per-frame confidence with how well the frames agreed: the
-median frame confidence of the agreeing frames, with its doubt shrunk by the square root of their number
-(several looks at the same dice make a misread less likely), times the share of the run's frames that
+The confidence reported combines the reader's per-frame confidence with how well the frames agreed: the median
+frame confidence of the agreeing frames, with its doubt shrunk by the square root of their number (a reading
+that holds over many frames is no glimpse of dice still moving), times the share of the run's frames that
 agreed. So a longer, cleaner run reports more confidence than a short or flickering one. But agreement never
-lifts a reading the frames ask about (median under `ASK_BELOW`) over that line: frames of dice at rest are
-no independent looks at a doubtful die, whose pips fall where they fell on the pixel grid in every frame.
-Were its doubt shrunk too, ten agreeing frames of any reading would report 0.68 or more, and the game would
-never warn about a roll. Measured on photos read as a camera stream (every 2nd photo, 30 frames with noise of
-4 levels, each roll settled after ten agreeing frames): of nell-byler's 88 rolls, the frames asked about 43,
-and 14 of those were read wrong, against 2 of the other 45; of matteop65's 193, they asked about 8, 1 read
-wrong, against 1 of the other 185.
+lifts a reading the frames ask about (median under `ASK_BELOW`) over that line: frames of dice at rest are no
+independent looks at a doubtful die: its pips fall on the same pixels in every frame, and the camera's stream
+reads the mean of those frames (`vision.stream`). Were its doubt shrunk too, ten agreeing frames of any
+reading would report 0.68 or more, and the game would never warn about a roll. Measured on photos read as a
+camera stream (every 2nd photo, 30 frames with noise of 4 levels, each roll settled after ten agreeing
+frames): of nell-byler's 88 rolls, the frames asked about 43, and 14 of those were read wrong, against 2 of
+the other 45; of matteop65's 193, they asked about 8, 1 of them read wrong, against 1 of the other 185.
 """
 
 from __future__ import annotations
