@@ -43,8 +43,8 @@ frame confidence of the agreeing frames, with its doubt shrunk by the square roo
 that holds over many frames is no glimpse of dice still moving), times the share of the run's frames that
 agreed. So a longer, cleaner run reports more confidence than a short or flickering one. But agreement never
 lifts a reading the frames ask about (median under `ASK_BELOW`) over that line: frames of dice at rest are no
-independent looks at a doubtful die: its pips fall on the same pixels in every frame, and the camera's stream
-reads the mean of those frames (`vision.stream`). Were its doubt shrunk too, ten agreeing frames of any
+independent looks at a doubtful die, as its pips fall on the same pixels in every frame, and the camera's
+stream reads the mean of those frames (`vision.stream`). Were its doubt shrunk too, ten agreeing frames of any
 reading would report 0.68 or more, and the game would never warn about a roll. Measured on photos read as a
 camera stream (every 2nd photo, 30 frames with noise of 4 levels, each roll settled after ten agreeing
 frames): of nell-byler's 88 rolls, the frames asked about 43, and 14 of those were read wrong, against 2 of
@@ -293,7 +293,7 @@ class RollWatcher:
         """The run's median frame confidence, raised by the agreement of its frames unless under
         `ASK_BELOW` (see the module docstring), times the share of its frames that agreed."""
         per_frame = statistics.median(reading.confidence for reading in run.agreeing)
-        if per_frame >= ASK_BELOW:
-            per_frame = 1.0 - (1.0 - per_frame) / math.sqrt(len(run.agreeing))
+        doubt = (1.0 - per_frame) / math.sqrt(len(run.agreeing))
+        raised = per_frame if per_frame < ASK_BELOW else 1.0 - doubt
         agreement = len(run.agreeing) / run.total
-        return round(max(0.0, min(1.0, per_frame * agreement)), 4)
+        return round(max(0.0, min(1.0, raised * agreement)), 4)
