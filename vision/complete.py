@@ -30,7 +30,16 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision.faces import DIAGONAL_SHARE, Face, distances, fits_layout, flat_end_row, group_faces, measured_die
+from vision.faces import (
+    DIAGONAL_SHARE,
+    Face,
+    distances,
+    fits_layout,
+    flat_end_row,
+    group_faces,
+    layout_squash,
+    measured_die,
+)
 from vision.pips import BLUR_ANGLE, SLANT_ROUNDNESS, Pips
 
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
@@ -118,6 +127,7 @@ def _complete_group(
                 size=float(span / DIAGONAL_SHARE),
                 confidence=COMPLETED_CONFIDENCE,
                 pip=look.diameter,
+                layout_squash=layout_squash(full),
             )
             # A four so completed may still be a six whose middle pips blurred into its corners'.
             return _raise(completed, full, look, pips)

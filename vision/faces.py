@@ -13,7 +13,7 @@ below.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from statistics import median
 
 import numpy as np
@@ -136,6 +136,11 @@ class Face:
     # The direction (degrees, 0 to 180) its pips are squashed along, the flatter ones counting more: a camera
     # at a slant foreshortens them along the way it looks across the table (`vision.view`). NaN: not known.
     squash_angle: float = float("nan")
+    # How far its layout of four pips or more is squashed, as a share of that layout's own squash seen from
+    # straight above (NaN for fewer: a line of pips has no width to squash). Pips a few pixels wide measure
+    # round or flat by a pixel, a layout by its span. Derived from the pips, so faces compare without it (a
+    # NaN is unequal even to itself).
+    layout_squash: float = field(default=float("nan"), compare=False)
 
     @property
     def is_layout(self) -> bool:
@@ -232,7 +237,7 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
     face of squashed pips darker than it, or lit alike and straight below it, that face is the side face,
     unless the flatter one is the side face of yet another face. It needs two pips or more: one pip's
     roundness is one blob's (the pip of a side face read alone). A layout of four pips or more clearly more
-    squashed than the other face's (`_layout_squash`) counts as squashed pips do: pips a few pixels wide
+    squashed than the other face's (`Face.layout_squash`) counts as squashed pips do: pips a few pixels wide
     measure round or flat by a pixel, a layout by its span (matteop65 four_48 as a Pi still: the five of a
     side face in shade below its four had pips rounder than the four's, but its layout 0.52 as high as wide,
     the four's 0.84). A top face seen at a slant is squashed too (five_13 turned upside down: 0.78), so a
@@ -264,7 +269,7 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
         way = towards_camera(axis, right, down, shaded & (distance < 1.1 * die_px), nearer)
     # [i, j]: how far face j lies below face i, towards the camera, and across that way
     dy, dx = along_and_across(way, right, down)
-    layout = np.array([_layout_squash(face, pips) for face in faces])  # NaN (never flatter) under four pips
+    layout = np.array([face.layout_squash for face in faces])  # NaN (never flatter) under four pips
     seen_low = (
         (shaded | (lit_alike & (dy > BELOW_STEEPNESS * dx)))
         & (value[:, None] > 0)
@@ -277,13 +282,12 @@ def _drop_side_faces(faces: list[Face], pips: Pips, die_px: float, whole_frame: 
     return [face for face, side in zip(faces, beaten, strict=True) if not side]
 
 
-def _layout_squash(face: Face, pips: Pips) -> float:
-    """How far a face of four pips or more is squashed, as a share of its layout's own squash (NaN for fewer:
-    a line of pips has no width to squash)."""
-    if face.value is None or face.value < 4:
+def layout_squash(points: np.ndarray) -> float:
+    """How far the layout of these four pips or more (`Face.layout_squash`) is squashed, as a share of the
+    layout's own squash; NaN for fewer."""
+    if not 4 <= len(points) <= 6:
         return float("nan")
-    members = list(face.members)
-    return _squash(np.stack([pips.x[members], pips.y[members]], axis=1)) / _LAYOUT_SQUASH[face.value]
+    return _squash(points) / _LAYOUT_SQUASH[len(points)]
 
 
 def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]) -> np.ndarray:
@@ -463,6 +467,7 @@ def _as_face(
         float(median(pips.diameter[members])),
         float(median(pips.roundness[members])),
         squash_angle=_squash_angle(pips, members),
+        layout_squash=layout_squash(points),
     )
 
 

@@ -13,6 +13,11 @@ looks down at a slant sees every top face's pips squashed (to about 0.6 to 0.75 
 degrees), and then a face of the same colour below a top face (straight down, or down and to one side
 for a die turned to the camera), closer than two dice can lie, is its side face however it is lit.
 
+Where the top faces' pips are round, a side face is seen nearly edge-on, so a face whose layout of four
+pips or more is as square as a top face's is another die's top face, though in shade below a die of its
+colour: two dice of one set touching, the lower one shaded by the upper. A webcam's blur makes a side
+face's small pips as round as a top face's, but not the layout they span.
+
 "Below" is towards the camera (`vision.view`): down the frame for a camera held upright, along the axis
 its pips are squashed along for one turned on its mount, the way the side faces in shade lie or, where a
 window lights them as well as their top faces, the way the top faces grow rounder (perspective).
@@ -24,6 +29,7 @@ import numpy as np
 
 from vision.body import estimate_surface, ring_colours
 from vision.faces import SHADE_RATIO, Face, distances
+from vision.pips import SLANT_ROUNDNESS
 from vision.view import BELOW_SLOPE, DOWN, along_and_across, perspective_way, towards_camera, view_axis
 
 # The face's colour is sampled on a ring this share of the die side around its centre: outside a centre pip
@@ -49,7 +55,9 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     """`faces` (work coordinates, `scale` work pixels per pixel of the BGR `image`) without the read faces
     that are side faces: below another read face of the same polarity and colour (`BELOW_SLOPE`), closer than
     `SIDE_GAP` die sides (`die_px`, image pixels) to it, and darker by `SHADE_RATIO` or more or seen at a
-    slant.
+    slant. Where the pips are round (no slant), a face of four pips or more whose layout keeps at least
+    `SLANT_ROUNDNESS` of its width across the other way (`Face.layout_squash`) is seen face-on, a top face
+    (nell-byler 112205 enlarged 2.5 times: a green five touching the green four above it, in its shade).
 
     "Below" is towards the camera, along the axis the pips are squashed along (`vision.view`): down the frame
     for a camera held upright, and for one that looks straight down (round pips tell no axis). Faces are
@@ -84,11 +92,19 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
         return faces
     towards, _ = along_and_across(way, dx, dy)
     side_of = alike & (towards > 0) & (shaded | slanted)  # [i, j]: face j is face i's side face
+    if not slanted:
+        side_of &= ~_seen_face_on(read)[None, :]
     side = np.zeros(len(read), bool)
     for index in np.argsort(centers @ way, kind="stable"):
         side[index] = bool((side_of[:, index] & ~side).any())
     sides = {id(face) for face, is_side in zip(read, side, strict=True) if is_side}
     return [face for face in faces if id(face) not in sides]
+
+
+def _seen_face_on(faces: list[Face]) -> np.ndarray:
+    """Each face's layout of four pips or more squashed no more than a camera looking straight down squashes
+    a top face's pips (`SLANT_ROUNDNESS`): from nearly straight above, a side face is seen edge-on."""
+    return np.array([face.layout_squash >= SLANT_ROUNDNESS for face in faces])
 
 
 def _alike_in_colour(

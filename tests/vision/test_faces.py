@@ -368,6 +368,21 @@ def test_a_five_in_shade_below_a_flatter_four_is_its_side_face_when_its_layout_i
     assert read(pips) == values
 
 
+@pytest.mark.parametrize("squash", [1.0, 0.5])
+def test_a_face_keeps_how_far_its_layout_is_squashed(squash):
+    """`Face.layout_squash`: a five as square as from straight above measures 1, one squashed to half 0.5;
+    a three, a line of pips, has no width to measure."""
+    step = 0.27 * 40.0
+    corners_and_middle = [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]
+    five = [(60 + dx * step, 60 + dy * step * squash) for dx, dy in corners_and_middle]
+    gray = np.full((120, 120), 220, np.uint8)
+    (face,) = group_faces(pips_at(five, diameter=8.0), gray, 40.0, DEFAULT_PARAMS)
+    assert face.value == 5
+    assert face.layout_squash == pytest.approx(squash, abs=0.01)
+    (three,) = group_faces(diagonal_three(5.0, (0.9, 0.9, 0.9)), gray, 40.0, DEFAULT_PARAMS)
+    assert np.isnan(three.layout_squash)
+
+
 def test_a_side_face_of_one_die_does_not_drop_the_next_die_s_face_below_it():
     """A four on top, the flat three of its side face below it, and below that a two of the next die seen at
     the same slant. The three is the four's side face, so it is not a top face the two could be a side of."""

@@ -151,6 +151,16 @@ def test_a_black_die_below_a_red_one_on_a_white_board_is_a_die():
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [3, 5]
 
 
+@pytest.mark.parametrize(("layout", "values"), [(1.0, [4, 5]), (0.55, [4])], ids=["square", "squashed"])
+def test_a_square_layout_below_a_top_face_seen_from_straight_above_is_another_die(layout, values):
+    """Seen from straight above (round pips), a side face is seen edge-on: a five in shade just below a four,
+    its layout as square as a top face's, is the next die touching it (nell-byler 112205, two green dice, read
+    enlarged 2.5 times), where a five squashed to 0.55 is the four's side face."""
+    frame, faces = painted_faces([(4, (200, 120), 225, 0.9), (5, (200, 150), 180, 0.9)])
+    faces = [replace(face, layout_squash=squash) for face, squash in zip(faces, (1.0, layout), strict=True)]
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == values
+
+
 def test_a_face_nearly_level_with_a_top_face_is_another_die():
     """Down by less than half its distance across, a face is beside the top face, not below it: a side face
     lies that flat only when seen edge-on, too squashed to read."""
