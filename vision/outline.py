@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.body import gradient
+from vision.frames import resize
 
 # The sides tried: a 1's pip is at most 0.4 of its die's side, and a die of another set in the frame is
 # between MIN_SIDE_SHARE and MAX_SIDE_SHARE of the frame's die size. (Nearer the pip, the halo that JPEG
@@ -31,13 +32,19 @@ OUTLINE_PERCENTILE = 25
 # 8-bit gray levels are whole numbers: on a flat surface, a median gradient below one level is their
 # rounding, not a texture to measure against.
 LEVEL = 1.0
+# Dice wider than this are looked at shrunk to it, as the reader reads pips (`vision.reader.WORK_DIE_PX`):
+# an edge spread over more pixels (a frame enlarged, a still with more pixels on the dice) is less steep per
+# pixel, while the surface's gradient stays at `LEVEL` or more. nell-byler 100054's white one on its pale
+# tray: 10.4 as taken, 5.2 enlarged 2.5x, 3.4 enlarged 4x, measured at its own size.
+OUTLINE_DIE_PX = 60.0
 
 
 def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float, die_px: float) -> float:
     """How steep the best square outline centred on `center` is in the BGR `image`, in units of the
     surface's own gradient (the median over a patch twice as wide as the largest square tried, of which a
     die covers a quarter at most); `pip` is the pip's diameter and `die_px` the frame's die size, which
-    bound the sides tried. 0 when no side fits between the bounds."""
+    bound the sides tried; dice wider than `OUTLINE_DIE_PX` are measured shrunk to it. 0 when no side fits
+    between the bounds."""
     smallest = max(MIN_SIDE_PIPS * pip, MIN_SIDE_SHARE * die_px)
     largest = MAX_SIDE_SHARE * die_px
     if smallest >= largest:
@@ -49,15 +56,18 @@ def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float,
     if min(patch.shape[:2]) < 3:
         return 0.0
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    shrink = min(1.0, OUTLINE_DIE_PX / die_px)
+    if shrink < 1.0:
+        gray = resize(gray, shrink)
+    # Pixel centres: copy pixel c covers the patch's (c + 0.5) / shrink - 0.5.
+    middle = (np.array([center[0] - x0, center[1] - y0]) + 0.5) * shrink - 0.5
     steep = gradient(gray)
     texture = max(float(np.median(steep)), LEVEL)
     # An edge a pixel off the square tried (sampled to whole pixels, turned in steps) still counts.
     steep = cv2.dilate(steep, np.ones((3, 3), np.uint8))
-    # Points along every square tried: (angles, sides, points, xy), in patch pixels.
-    points = (
-        np.array([center[0] - x0, center[1] - y0])
-        + np.geomspace(smallest, largest, SIDES)[None, :, None, None] * UNIT_SQUARES[:, None, :, :]
-    )
+    # Points along every square tried: (angles, sides, points, xy), in the shrunk patch's pixels.
+    sides = np.geomspace(smallest, largest, SIDES) * shrink
+    points = middle + sides[None, :, None, None] * UNIT_SQUARES[:, None, :, :]
     xs, ys = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
     height, width = steep.shape
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)

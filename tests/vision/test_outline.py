@@ -43,6 +43,20 @@ def test_a_die_smaller_than_the_frames_dice_shows_its_outline_too():
     assert outline_contrast(frame, (160.0, 120.0), PIP, DIE / 0.6) >= BAR
 
 
+@pytest.mark.parametrize("enlarged", [2.5, 4.0])
+def test_an_enlarged_frame_shows_the_outline_as_steep_and_a_speck_still_none(enlarged):
+    """A frame enlarged (bicubic, as a still with more pixels on the dice) spreads the die's edge over more
+    pixels, each less steep, while the tray's gradient stays at a level or more: measured at the die's own
+    size, the outline fell under the bar (nell-byler 100054 enlarged 2.5x: its white one refused)."""
+    frame = pale_tray()
+    white_die_showing_one(frame, (100.0, 120.0))
+    speck(frame, (220.0, 120.0))
+    large = cv2.resize(frame, None, fx=enlarged, fy=enlarged, interpolation=cv2.INTER_CUBIC)
+    die, pip = DIE * enlarged, PIP * enlarged
+    assert outline_contrast(large, (100.0 * enlarged, 120.0 * enlarged), pip, die) >= BAR
+    assert outline_contrast(large, (220.0 * enlarged, 120.0 * enlarged), pip, die) < BAR
+
+
 def test_a_speck_on_the_tray_has_no_outline():
     frame = pale_tray()
     speck(frame, (160.0, 120.0))
