@@ -32,19 +32,20 @@ OUTLINE_PERCENTILE = 25
 # 8-bit gray levels are whole numbers: on a flat surface, a median gradient below one level is their
 # rounding, not a texture to measure against.
 LEVEL = 1.0
-# Dice wider than this are looked at shrunk to it, as the reader reads pips (`vision.reader.WORK_DIE_PX`):
-# an edge spread over more pixels (a frame enlarged, a still with more pixels on the dice) is less steep per
-# pixel, while the surface's gradient stays at `LEVEL` or more. nell-byler 100054's white one on its pale
-# tray: 10.4 as taken, 5.2 enlarged 2.5x, 3.4 enlarged 4x, measured at its own size.
-OUTLINE_DIE_PX = 60.0
 
 
-def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float, die_px: float) -> float:
+def outline_contrast(
+    image: np.ndarray, center: tuple[float, float], pip: float, die_px: float, work_die_px: float
+) -> float:
     """How steep the best square outline centred on `center` is in the BGR `image`, in units of the
     surface's own gradient (the median over a patch twice as wide as the largest square tried, of which a
     die covers a quarter at most); `pip` is the pip's diameter and `die_px` the frame's die size, which
-    bound the sides tried; dice wider than `OUTLINE_DIE_PX` are measured shrunk to it. 0 when no side fits
-    between the bounds."""
+    bound the sides tried. 0 when no side fits between the bounds.
+
+    Dice wider than `work_die_px` (the size the reader reads pips at) are measured shrunk to it: an edge
+    spread over more pixels (a frame enlarged, a still with more pixels on the dice) is less steep per pixel,
+    while the surface's gradient stays at `LEVEL` or more. nell-byler 100054's white one on its pale tray
+    measured 10.4 as taken, 5.2 enlarged 2.5x and 3.4 enlarged 4x at its own size."""
     smallest = max(MIN_SIDE_PIPS * pip, MIN_SIDE_SHARE * die_px)
     largest = MAX_SIDE_SHARE * die_px
     if smallest >= largest:
@@ -56,7 +57,7 @@ def outline_contrast(image: np.ndarray, center: tuple[float, float], pip: float,
     if min(patch.shape[:2]) < 3:
         return 0.0
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    shrink = min(1.0, OUTLINE_DIE_PX / die_px)
+    shrink = min(1.0, work_die_px / die_px)
     if shrink < 1.0:
         gray = resize(gray, shrink)
     # Pixel centres: copy pixel c covers the patch's (c + 0.5) / shrink - 0.5.

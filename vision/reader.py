@@ -658,7 +658,8 @@ class DiceReader:
                 center = (face.center[0] / scale, face.center[1] / scale)
                 if (
                     body_contrast(surface, tray, center, radius, against_nearby=id(face) in faint) < bar
-                    and outline_contrast(tray, center, face.pip / scale, die_px) < OUTLINE_SHARE * bar
+                    and outline_contrast(tray, center, face.pip / scale, die_px, WORK_DIE_PX)
+                    < OUTLINE_SHARE * bar
                 ):
                     refused.add(id(face))
         return [face for face in faces if id(face) not in refused]

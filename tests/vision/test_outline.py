@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.outline import outline_contrast
-from vision.reader import DEFAULT_PARAMS, OUTLINE_SHARE
+from vision.reader import DEFAULT_PARAMS, OUTLINE_SHARE, WORK_DIE_PX
 
 BAR = OUTLINE_SHARE * DEFAULT_PARAMS["body_contrast"]  # what the reader asks of a lone pip's outline
 DIE = 40
@@ -33,14 +33,14 @@ def speck(frame, centre):
 def test_a_white_die_on_a_white_tray_shows_its_outline(angle):
     frame = pale_tray()
     white_die_showing_one(frame, (160.0, 120.0), angle)
-    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE) >= BAR
+    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE, WORK_DIE_PX) >= BAR
 
 
 def test_a_die_smaller_than_the_frames_dice_shows_its_outline_too():
     """A die of a smaller set beside the frame's dice: its side is 0.6 of theirs."""
     frame = pale_tray()
     white_die_showing_one(frame, (160.0, 120.0))
-    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE / 0.6) >= BAR
+    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE / 0.6, WORK_DIE_PX) >= BAR
 
 
 @pytest.mark.parametrize("enlarged", [2.5, 4.0])
@@ -53,14 +53,14 @@ def test_an_enlarged_frame_shows_the_outline_as_steep_and_a_speck_still_none(enl
     speck(frame, (220.0, 120.0))
     large = cv2.resize(frame, None, fx=enlarged, fy=enlarged, interpolation=cv2.INTER_CUBIC)
     die, pip = DIE * enlarged, PIP * enlarged
-    assert outline_contrast(large, (100.0 * enlarged, 120.0 * enlarged), pip, die) >= BAR
-    assert outline_contrast(large, (220.0 * enlarged, 120.0 * enlarged), pip, die) < BAR
+    assert outline_contrast(large, (100.0 * enlarged, 120.0 * enlarged), pip, die, WORK_DIE_PX) >= BAR
+    assert outline_contrast(large, (220.0 * enlarged, 120.0 * enlarged), pip, die, WORK_DIE_PX) < BAR
 
 
 def test_a_speck_on_the_tray_has_no_outline():
     frame = pale_tray()
     speck(frame, (160.0, 120.0))
-    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE) < BAR
+    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE, WORK_DIE_PX) < BAR
 
 
 def test_a_speck_beside_a_wall_has_no_outline():
@@ -68,7 +68,7 @@ def test_a_speck_beside_a_wall_has_no_outline():
     frame = pale_tray()
     frame[:, : 160 - DIE // 2] = 120
     speck(frame, (160.0, 120.0))
-    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE) < BAR
+    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE, WORK_DIE_PX) < BAR
 
 
 def test_a_speck_on_grained_wood_has_no_outline():
@@ -77,18 +77,18 @@ def test_a_speck_on_grained_wood_has_no_outline():
     for y in range(0, 240, 7):
         cv2.line(frame, (0, y), (319, y + 12), (150, 150, 150), 2, cv2.LINE_AA)
     speck(frame, (160.0, 120.0))
-    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE) < BAR
+    assert outline_contrast(frame, (160.0, 120.0), PIP, DIE, WORK_DIE_PX) < BAR
 
 
 def test_a_die_cut_by_the_frame_edge_is_measured_without_error():
     """Squares running off the frame count as no outline there; the die is the reader's to report as cut."""
     frame = pale_tray()
     white_die_showing_one(frame, (6.0, 120.0))
-    assert 0.0 <= outline_contrast(frame, (6.0, 120.0), PIP, DIE) < BAR
+    assert 0.0 <= outline_contrast(frame, (6.0, 120.0), PIP, DIE, WORK_DIE_PX) < BAR
 
 
 def test_a_pip_too_large_for_any_die_of_the_frame_has_no_outline():
     """A 1's pip is at most 0.4 of its side: a blob half a die wide leaves no side to try."""
     frame = pale_tray()
     white_die_showing_one(frame, (160.0, 120.0))
-    assert outline_contrast(frame, (160.0, 120.0), 0.6 * DIE, DIE) == 0.0
+    assert outline_contrast(frame, (160.0, 120.0), 0.6 * DIE, DIE, WORK_DIE_PX) == 0.0
