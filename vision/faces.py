@@ -1,14 +1,14 @@
 """Group pip candidates into die faces and check each group against the six canonical pip layouts.
 
-Two pips belong to one face when they are close for their size, alike in size, polarity and face colour, and
-the straight line between them crosses only face (no seam where two dice touch; blobs of the pips' own
-polarity on the way, such as the flecks of a marbled die, are face too, but not the longer blob the black-hat
-makes of the gap between two dice lying close). A group that does not look like a face (too many pips, a bent
-row, a spread that does not fit its pip size) is split at the longest edge of its minimum spanning tree and
-each part is judged again: that separates touching dice and drops stray pips from side faces. Two pips one of
-which is smaller and flatter than the other are no two: a 1 and the nearest pip of its side face. Likewise a
-six whose end row is flatter than its other pips is a four seen at a slant with its side face's two pips just
-below.
+Two pips belong to one face when they are close for their size, alike in size, roundness, polarity and face
+colour (a core beside a whole pip may be flatter: its outline is where the cut fell), and the straight line
+between them crosses only face (no seam where two dice touch; blobs of the pips' own polarity on the way, such
+as the flecks of a marbled die, are face too, but not the longer blob the black-hat makes of the gap between
+two dice lying close). A group that does not look like a face (too many pips, a bent row, a spread that does
+not fit its pip size) is split at the longest edge of its minimum spanning tree and each part is judged again:
+that separates touching dice and drops stray pips from side faces. Two pips one of which is smaller and
+flatter than the other are no two: a 1 and the nearest pip of its side face. Likewise a six whose end row is
+flatter than its other pips is a four seen at a slant with its side face's two pips just below.
 """
 
 from __future__ import annotations
@@ -65,6 +65,12 @@ ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's
 # ... but the roundness of a pip a few pixels wide is mostly pixel noise: a pixel or two of error across its
 # axes (and JPEG's blur on coloured pips), so the tolerance grows as 1.5 / diameter for small pips.
 ROUNDNESS_NOISE_PX = 1.5
+# A core's outline is where the second cut fell (`vision.pips`), not the pip's edge: cut out of a pip joined
+# to a dark die's pale bevel or a glint, it measures flatter than the whole pips of its face (nell-byler
+# 095910: a black die's red two, a whole pip at 0.91 and a core at 0.72, read as a 1). Beside a whole pip,
+# which still shows how the face is foreshortened, a core links across this many times the tolerance. Two
+# cores keep the tolerance: neither shows the face's shape, and a glyph's strokes cut apart are cores alike.
+CORE_ROUNDNESS_SLACK = 2.0
 # How small or large a face's pip layout may be against the expected die size. Makers set corner pips from
 # a fifth to a third of the side in from the edges, so a two's diagonal spans 0.5 to 0.85 of a standard
 # layout; below 0.45, two pips are neighbours on one face (the column of a six), not a face of their own.
@@ -301,7 +307,10 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     contrast = np.maximum(pips.contrast[:, None], pips.contrast[None, :])
     smaller = np.minimum(pips.diameter[:, None], pips.diameter[None, :])
     larger = np.maximum(pips.diameter[:, None], pips.diameter[None, :])
-    roundness_tolerance = np.maximum(ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0))
+    core_beside_whole = pips.core[:, None] != pips.core[None, :]
+    roundness_tolerance = np.where(core_beside_whole, CORE_ROUNDNESS_SLACK, 1.0) * np.maximum(
+        ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0)
+    )
     shade = params.get("face_shade", FACE_SHADE_SHARE)
     candidate = (
         (distance <= params["link_distance"] * die_px)

@@ -169,6 +169,22 @@ def test_a_core_cut_out_of_a_larger_blob_is_no_one_on_its_own():
     assert read(pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], core=True)) == [2]
 
 
+@pytest.mark.parametrize(
+    ("cores", "values"), [((False, True), [2]), ((False, False), [1]), ((True, True), [])]
+)
+def test_a_core_flatter_than_the_whole_pip_beside_it_still_makes_a_face_with_it(cores, values):
+    """A core's outline is where the cut fell: a two's pip joined to a dark die's pale bevel is cut out
+    flatter than its other pip (nell-byler 095910: 0.72 beside 0.91). Two whole pips that differ so lie on a
+    top and a side face (the rounder reads alone as a 1), and two cores show no face's shape at all (a
+    glyph's strokes cut apart; a core alone is no 1)."""
+    step = 0.27 * 40.0
+    pips = pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
+    labels = pips.label + np.where(cores, 100, 0)
+    pips = replace(pips, label=labels.astype(np.int32), parent=np.array([1, 2], np.int32))
+    assert list(pips.core) == list(cores)
+    assert read(pips) == values
+
+
 def test_a_flat_pip_is_no_one_on_its_own():
     """Only a smear (`vision.pips.SMEAR_ROUNDNESS`) passes as a pip that flat, and it is told by the other
     pips of its face, smeared alike; alone it may be a side face's pip or a stroke."""
