@@ -26,7 +26,7 @@ from vision.body import (
 )
 from vision.complete import read_faces
 from vision.contrast import MIN_SPREAD, brightness_range
-from vision.faces import FACE_SHADE_SHARE, Face, vote
+from vision.faces import FACE_SHADE_SHARE, ROUNDNESS_NOISE_PX, Face, vote
 from vision.frames import resize, shows_colour
 from vision.pips import Pips, pips_for_dice
 from vision.smear import SMEAR_CONFIDENCE, smeared_face
@@ -112,11 +112,14 @@ class BodyReader:
         }
         # JPEG keeps colour at half the resolution of lightness, so in a* and b* a small pip bleeds into the
         # face around it and measures larger or smaller than it is: pips of one face may differ in size by
-        # the lightness ratio twice over. A step of shade between two pips there is no sheen, which is
-        # lightness, but the next die's colour (`BODY_FACE_SHADE`).
+        # the lightness ratio twice over, and in roundness by twice the pixel noise, its outline blurred over
+        # pixels twice as wide (nell-byler 095929: a smoky die's red two, 0.91 and 0.72 round in a*, 12 to
+        # 16 px wide, read as a 1). A step of shade between two pips there is no sheen, which is lightness,
+        # but the next die's colour (`BODY_FACE_SHADE`).
         self.chroma_params = {
             **self.body_params,
             "size_ratio": self.body_params["size_ratio"] ** 2,
+            "roundness_noise_px": 2.0 * ROUNDNESS_NOISE_PX,
             "face_shade": FACE_SHADE_SHARE,
         }
 

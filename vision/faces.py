@@ -64,6 +64,7 @@ CORE_SEPARATION = 1.2
 ROUNDNESS_STEP = 0.15  # pips of one face are foreshortened alike; a side face's pips are flatter than this
 # ... but the roundness of a pip a few pixels wide is mostly pixel noise: a pixel or two of error across its
 # axes (and JPEG's blur on coloured pips), so the tolerance grows as 1.5 / diameter for small pips.
+# `params["roundness_noise_px"]`, where given, replaces it (`vision.body_read`: colour at half resolution).
 ROUNDNESS_NOISE_PX = 1.5
 # A core's outline is where the second cut fell (`vision.pips`), not the pip's edge: cut out of a pip joined
 # to a dark die's pale bevel or a glint, it measures flatter than the whole pips of its face (nell-byler
@@ -309,7 +310,7 @@ def _links(pips: Pips, gray: np.ndarray, die_px: float, params: dict[str, float]
     larger = np.maximum(pips.diameter[:, None], pips.diameter[None, :])
     core_beside_whole = pips.core[:, None] != pips.core[None, :]
     roundness_tolerance = np.where(core_beside_whole, CORE_ROUNDNESS_SLACK, 1.0) * np.maximum(
-        ROUNDNESS_STEP, ROUNDNESS_NOISE_PX / np.maximum(smaller, 1.0)
+        ROUNDNESS_STEP, params.get("roundness_noise_px", ROUNDNESS_NOISE_PX) / np.maximum(smaller, 1.0)
     )
     shade = params.get("face_shade", FACE_SHADE_SHARE)
     candidate = (

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import vision.body_read as body_read_module
+from tests.vision.test_faces import pips_at
 from tests.vision.test_reader import PIP_SPOTS, draw_dice
 from vision.body import BODY_CENTRE_SHARE, Bodies, find_bodies
 from vision.body_read import OFF_CENTRE_SHARE, BodyReader
-from vision.faces import Face
+from vision.faces import Face, group_faces
 from vision.reader import DiceReader
 
 
@@ -193,6 +194,22 @@ def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
     frame, centre = gold_die_with_sheen(-8)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     assert DiceReader().body_reader.read_body(gray, frame, centre, 56.0) is None
+
+
+def test_pips_in_a_body_s_colour_channels_link_across_twice_the_roundness_noise():
+    """JPEG blurs colour over pixels twice as wide as lightness's, so in a* two pips of one face about 12 px
+    wide measured 0.91 and 0.72 round (nell-byler 095929, a smoky die's red two, read as a 1): a two there,
+    where lightness's pips that differ so are a top face's 1 and its side face's pip."""
+    step = 0.27 * 40.0
+    pips = pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
+    gray = np.full(pips.labels.shape, 220, np.uint8)
+    body = DiceReader().body_reader
+
+    def values(params):
+        return sorted(face.value for face in group_faces(pips, gray, 40.0, params))
+
+    assert values(body.chroma_params) == [2]
+    assert values(body.body_params) == [1]
 
 
 @pytest.mark.parametrize(("contrast", "pips"), [(4, 0), (6, 0), (10, 3)])
