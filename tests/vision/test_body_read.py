@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import vision.body_read as body_read_module
-from tests.vision.test_faces import pips_at
+from tests.vision.test_faces import unequally_round_two
 from tests.vision.test_reader import PIP_SPOTS, draw_dice
 from vision.body import BODY_CENTRE_SHARE, Bodies, find_bodies
 from vision.body_read import OFF_CENTRE_SHARE, BodyReader
@@ -200,8 +200,7 @@ def test_pips_in_a_body_s_colour_channels_link_across_twice_the_roundness_noise(
     """JPEG blurs colour over pixels twice as wide as lightness's, so in a* two pips of one face about 12 px
     wide measured 0.91 and 0.72 round (nell-byler 095929, a smoky die's red two, read as a 1): a two there,
     where lightness's pips that differ so are a top face's 1 and its side face's pip."""
-    step = 0.27 * 40.0
-    pips = pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
+    pips = unequally_round_two()
     gray = np.full(pips.labels.shape, 220, np.uint8)
     body = DiceReader().body_reader
 

@@ -58,6 +58,12 @@ def diagonal_three(diameter: float, roundness: tuple[float, float, float], die: 
     return pips_at([(60 - step, 60 - step), (60, 60), (60 + step, 60 + step)], diameter, list(roundness))
 
 
+def unequally_round_two() -> Pips:
+    """A two's pips 12 px wide, 0.91 and 0.72 round: more apart than pips of one face seen alike measure."""
+    step = 0.27 * 40.0
+    return pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
+
+
 def read(pips: Pips) -> list[int | None]:
     gray = np.full(pips.labels.shape, 220, np.uint8)
     return sorted(face.value for face in group_faces(pips, gray, 40.0, DEFAULT_PARAMS))
@@ -177,8 +183,7 @@ def test_a_core_flatter_than_the_whole_pip_beside_it_still_makes_a_face_with_it(
     flatter than its other pip (nell-byler 095910: 0.72 beside 0.91). Two whole pips that differ so lie on a
     top and a side face (the rounder reads alone as a 1), and two cores show no face's shape at all (a
     glyph's strokes cut apart; a core alone is no 1)."""
-    step = 0.27 * 40.0
-    pips = pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
+    pips = unequally_round_two()
     labels = pips.label + np.where(cores, 100, 0)
     pips = replace(pips, label=labels.astype(np.int32), parent=np.array([1, 2], np.int32))
     assert list(pips.core) == list(cores)
