@@ -101,8 +101,10 @@ LONE_PIP_FILL = 0.9
 CORE_ONE_CONFIDENCE = 0.5
 # A face's confidence is how well its pips fit their layout times their contrast (in shares of 40 gray
 # levels). Below this, a face one colour channel alone reads with more pips does not outvote a layout that
-# gray and another reading read alike (`_winner`).
+# gray and another reading read alike (`_winner`); however sure, it does not outvote one that gray and this
+# many other readings read alike.
 LONE_READING_CONFIDENCE = 0.5
+OUTVOTING_BACKERS = 2
 
 
 def distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -667,8 +669,9 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are. And the ones
     must be one pip: two ones a pip or more apart are the two pips of the two, each faint in one channel.
 
-    Nor does a face one colour channel alone reads, less sure than `LONE_READING_CONFIDENCE`, outvote a
-    layout that gray and another reading read alike (`_faint_and_alone`).
+    Nor does a face one colour channel alone reads outvote a layout that gray and another reading read
+    alike when it is less sure than `LONE_READING_CONFIDENCE`, or one that gray and two others read alike
+    however sure it is (`_faint_and_alone`).
     """
     best = max(die, key=lambda face: (face.value, face.confidence))
     if _faint_and_alone(best, die, first_in_gray):
@@ -681,18 +684,26 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
 
 
 def _faint_and_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:
-    """Whether `best`, the face of `die` with most pips, is one colour channel's faint reading against a
-    layout that gray (`first_in_gray`: `die[0]`) and another reading read alike.
+    """Whether `best`, the face of `die` with most pips, is one colour channel's reading alone against a
+    layout that gray (`first_in_gray`: `die[0]`) and another reading read alike, and faint, or against one
+    that `OUTVOTING_BACKERS` other readings back too.
 
     A marbled die's swirls stand out in one opponent colour as blobs, and with its pips they pass for a six
     that fits its layout poorly (nell-byler 112404 and 113012 turned 90: gray and red read a four with
     confidence 0.99, b* a six with 0.24). Both readings of the four would have had to lose the same two
     pips. A sure reading still wins (red pips on a blue die are plain in red and a*), and so does one
     against a one or a two: a faint pip of those, gray and another channel may both lose.
+
+    But not against three readings: a translucent red die's lit middle is a light blob in red alone, the
+    core of a five's centre pip beside a four's white pips there (nell-byler 111548: gray, a* and b* read
+    the four, red a five with confidence 0.92), and a gold die's two flatter side-face pips join its four
+    as a six in b* alone, where a pip's roundness is blurred (111246: gray and two more read the four).
+    Red pips on a blue die that gray misses are seen in more than one colour.
     """
     gray = die[0]
     if not first_in_gray or not gray.is_layout or best.value <= gray.value:
         return False
-    backed = any(face.value == gray.value for face in die[1:])
+    backers = sum(face.value == gray.value for face in die[1:])
     alone = sum(face.value == best.value for face in die) == 1
-    return backed and alone and best.confidence < LONE_READING_CONFIDENCE
+    faint = best.confidence < LONE_READING_CONFIDENCE
+    return alone and backers >= 1 and (faint or backers >= OUTVOTING_BACKERS)

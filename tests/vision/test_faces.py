@@ -160,6 +160,21 @@ def test_a_faint_six_one_colour_channel_alone_read_does_not_outvote_a_four_gray_
     assert [face.value for face in vote([[two], [replace(two, confidence=0.9)], [six]], 40.0)] == [6]
 
 
+def test_a_sure_face_one_colour_channel_alone_read_does_not_outvote_a_layout_three_readings_read():
+    """A translucent red die's lit middle is a five's centre pip in red alone, beside a four's white pips
+    (nell-byler 111548: red read the five with confidence 0.92). Against gray and one more reading the sure
+    five wins, as a pip faint in both may be; against gray and two more it does not. Read by two channels, or
+    against a two, it still wins."""
+    four = Face((0, 1, 2, 3), 4, (66.0, 56.0), 40.0, 0.0, 0.99)
+    backer = replace(four, confidence=0.95)
+    five = Face((0, 1, 2, 3, 4), 5, (65.0, 57.0), 40.0, 0.0, 0.92)
+    assert [face.value for face in vote([[four], [five], [backer], [backer]], 40.0)] == [4]
+    assert [face.value for face in vote([[four], [five], [backer]], 40.0)] == [5]
+    assert [face.value for face in vote([[four], [five], [five], [backer], [backer]], 40.0)] == [5]
+    two = Face((0, 1), 2, (60.0, 57.0), 40.0, 0.0, 0.99)
+    assert [face.value for face in vote([[two], [five], [two], [two]], 40.0)] == [5]
+
+
 def test_a_four_with_a_side_face_pip_beside_it_is_not_a_five():
     """Four corners and a pip off one corner can pass the fingerprint of a five, but are not symmetric."""
     step = 0.27 * 40.0
