@@ -4,8 +4,9 @@ A frame may hold dice of two sets, one half the size of the other, whose small d
 at the frame's die size; and coloured pips, or light pips outshone by a glint, are faint in gray, so a face
 is read low (a two is often one diagonal of a four, five or six). Each body no face was read on, and each
 coloured or light-pipped face read as a two, three or four, is read again in a crop at the body's own size:
-in lightness, in red and in the opponent colours, clipped at the face's level, and last in how far each pixel
-lies from the face's colour; the reading with most pips wins (`vision.reader`'s step 8 tells the whole).
+in lightness (also clipped at the face's level), in red, in the opponent colours and in redness, and last in
+how far each pixel lies from the face's colour; the reading with most pips wins (`vision.reader`'s step 8
+tells the whole).
 """
 
 from __future__ import annotations
@@ -314,6 +315,8 @@ class BodyReader:
         (`CENTRED_SPREAD`): a gold die's sheen or a marbled die's swirls round the pip of its one.
         Lightness is also read clipped from above at the face's level (`_levelled`), where a dark die's bevel
         no longer stands out with the corner pips beside it; there only layouts of three pips or more count.
+        So they do in `_redness`, where red pips stand alone on a blue die with pale swirls: all its face is
+        one level there, and a red speck at a neighbour's edge passes for a clean one.
         A body no channel reads a face on is read last in how far it lies from its face's colour
         (`_unlike_face`). Only then: as one more voter, where the reading with most pips wins, it counted a
         glint beside a four as a five's centre pip (nell-byler, three dice). And only when the profile leaves
@@ -335,6 +338,7 @@ class BodyReader:
         crops += [
             (channel, self.chroma_params, False, False) for channel in _opponent_channels(tray[y0:y1, x0:x1])
         ]
+        crops.append((_redness(tray[y0:y1, x0:x1]), self.chroma_params, False, True))
         levelled = _levelled(gray[y0:y1, x0:x1], (center[0] - x0, center[1] - y0), side)
         crops.append((levelled, self.body_params, False, True))
         channels = []
@@ -494,6 +498,19 @@ def _unlike_face(image: np.ndarray, center: tuple[float, float], side: float) ->
     face = np.median(_middle(lab, center, side).reshape(-1, 3), axis=0)
     distance = colour_distance(lab.reshape(-1, 3), face[None, :]).reshape(lab.shape[:2])
     return np.clip(distance, 0, 255).astype(np.uint8)
+
+
+def _redness(image: np.ndarray) -> np.ndarray:
+    """How much redder than both green and blue each pixel of a BGR crop is, clipped at zero.
+
+    Red pips on a dark blue die with pale swirls (nell-byler's blue dice) are faint in every other channel:
+    in red the swirls outshine them, and in a* the face's blue and teal swirls vary as much as the pips
+    stand out. Clipped, whatever is no redder than gray is one level, and the pips alone stand out: over the
+    90th percentile of the rest of the die's box, by 6 to 49 levels on six such dice, against -1 to 24 in
+    a* and less than nothing in red.
+    """
+    blue, green, red = (image[:, :, index].astype(np.int16) for index in range(3))
+    return np.clip(red - np.maximum(green, blue), 0, 255).astype(np.uint8)
 
 
 def _opponent_channels(image: np.ndarray) -> list[np.ndarray]:

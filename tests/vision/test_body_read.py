@@ -291,6 +291,49 @@ def test_a_pale_pip_in_a_lighter_swirl_of_a_blue_die_is_read_in_its_colour_dista
     assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
 
 
+@pytest.mark.parametrize(("value", "swirls"), [(3, 3), (4, 4), (5, 5)])
+def test_red_pips_on_a_blue_die_with_pale_swirls_are_read_in_its_redness(value, swirls):
+    """A dark blue die with white and pale violet swirls, showing dull red pips (the colours of nell-byler's
+    blue dice), saved as a compressed JPEG: in red the swirls outshine the pips, and the other channels
+    read each of these dice low. In redness the swirls are face, no redder than gray, and the pips alone
+    stand out. (`swirls` seeds where the swirls fall.)"""
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    frame = np.clip(frame + np.random.default_rng(7).normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (83, 83), (117, 117), (90, 65, 48), -1)
+    rng = np.random.default_rng(swirls)
+    for stroke in range(6):
+        colour = ((200, 200, 200), (210, 140, 170))[stroke % 2]
+        cv2.polylines(frame, [rng.uniform(85, 115, (4, 2)).astype(np.int32)], False, colour, 2, cv2.LINE_AA)
+    for spot in PIP_SPOTS[value]:
+        x, y = np.array([100.0, 100.0]) + np.array(spot) * 34 * 0.27
+        cv2.circle(frame, (int(round(x)), int(round(y))), 3, (64, 33, 100), -1, cv2.LINE_AA)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader().body_reader.read_body(gray, frame, np.array([100.0, 100.0]), 34.0)
+    assert face is not None and face.value == value
+
+
+@pytest.mark.parametrize(("value", "read"), [(1, None), (2, None), (4, 4)])
+def test_only_layouts_of_three_pips_or_more_count_in_a_die_body_s_redness(monkeypatch, value, read):
+    """Clipped at zero, a blue or teal die's whole face is one level in redness, so a red speck at its edge
+    (JPEG's fringe beside a red neighbour) would pass for a clean 1 there, and two for a 2. (A plain body,
+    whose pips its redness alone shows.)"""
+
+    def redness(image: np.ndarray) -> np.ndarray:
+        spots = np.zeros(image.shape[:2], np.uint8)
+        for spot in PIP_SPOTS[value]:
+            x, y = np.array([34.0, 34.0]) + np.array(spot) * 34 * 0.27
+            cv2.circle(spots, (int(round(x)), int(round(y))), 3, 60, -1, cv2.LINE_AA)
+        return spots
+
+    monkeypatch.setattr(body_read_module, "_redness", redness)
+    frame = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(frame, (83, 83), (117, 117), (150, 140, 40), -1)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    face = DiceReader().body_reader.read_body(gray, frame, np.array([100.0, 100.0]), 34.0)
+    assert (face.value if face is not None else None) == read
+
+
 def read_body_with(monkeypatch, read_at, center: tuple[float, float], side: float) -> Face | None:
     """The face `BodyReader.read_body` reads on the body at `center` (`side` wide) of a blank 200 px frame,
     each of its crops read by the stand-in `read_at` (for `BodyReader._read_body_at`)."""
