@@ -518,7 +518,7 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     def scripted(pips, work, die_px, params, focus, lone_cores=False):
         if id(work) not in works:
             works.append(id(work))
-        channel = works.index(id(work))  # gray, red, a*, b*, and gray clipped at the face's level
+        channel = works.index(id(work))  # gray, red, a*, b*, redness, and gray clipped at the face's level
         one = Face((0,), 1, focus, die_px, 0.0, 0.8, pip=9.0)
         two = Face((0, 1), 2, (focus[0] + 3.0, focus[1]), die_px, 0.0, 0.3, pip=9.0)
         return [two] if channel == 3 else [one] if lone_cores and channel < 2 else []
@@ -526,7 +526,7 @@ def test_a_channel_that_reads_nothing_on_a_body_may_read_its_lone_core_as_a_one(
     monkeypatch.setattr(body_read_module, "read_faces", scripted)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader().body_reader._read_body_at(gray, frame, centre, side)
-    assert len(works) == 5 and face is not None and face.value == 1
+    assert len(works) == 6 and face is not None and face.value == 1
 
 
 def test_a_body_is_read_once_while_the_same_bodies_are_read_again(monkeypatch):
