@@ -671,10 +671,10 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
 
     Nor does a face one colour channel alone reads outvote a layout that gray and another reading read
     alike when it is less sure than `LONE_READING_CONFIDENCE`, or one that gray and two others read alike
-    however sure it is (`_faint_and_alone`).
+    however sure it is (`_outvoted_alone`).
     """
     best = max(die, key=lambda face: (face.value, face.confidence))
-    if _faint_and_alone(best, die, first_in_gray):
+    if _outvoted_alone(best, die, first_in_gray):
         return die[0]
     ones = [face for face in die if face.value == 1 and _gap(face.center, die[0].center) <= die[0].pip]
     twos = sum(face.value == 2 for face in die)
@@ -683,7 +683,7 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     return best
 
 
-def _faint_and_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:
+def _outvoted_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:
     """Whether `best`, the face of `die` with most pips, is one colour channel's reading alone against a
     layout that gray (`first_in_gray`: `die[0]`) and another reading read alike, and faint, or against one
     that `OUTVOTING_BACKERS` other readings back too.

@@ -74,28 +74,30 @@ How it reads, in order:
    body's centre is rough too, and as rough where no crop reads a face near it and the larger reads one up to
    0.6 of a side off, on a body that holds its die's shadow; a 1 its own size reads off the centre, where the
    larger crop reads a 2 centred on it as surely, is that two, one of whose pips a glint hid; but a body less
-   than a third of the frame's dice is a key's letter or a label's print, no die), in gray, in red and in the
-   opponent colours a* and b*: pips differ from their face in lightness or in hue, and red pips, the commonest
-   coloured ones, are bright in red at nearly full resolution. Only faces near the body's centre are its
-   die's: a neighbour's face in the crop must not pass the die's own for a side face. A lone pip there may sit
-   on a less even face than elsewhere (a marbled die showing 1): the body is evidence of a die; in gray, a
-   light streak beside it may be glare (a glossy die reflects the window), which is no sign of clutter, and
-   two pips link across a larger step of their face's shade (a metallic die's sheen darkens it from one side
-   to the other, where in the whole frame such a step is the next die of another colour). There, pips are also
-   looked for as maximally stable regions where the black-hat merged them into a blob that is no pip (a
-   marbled face's darker stretches stand out nearly as much as its pips; a small die's pips blur into a bar).
-   In a channel that reads nothing else on a body, a lone pip cut out of a larger blob (`vision.pips`' cores:
-   a dark die's light pip joined to its glint) reads as a 1, which it never does in the whole frame, and so
-   does a lone pip at the body's very centre, where a 1's pip is, on a face more uneven still (a gold die's
-   sheen). Lightness is read clipped from above at the face's level too: a dark die's bevel stands out from a
-   pale tray as much as the corner pips beside it, which the black-hat then cuts with it as one blob, while
-   below the face's own level only dark pips stand out (layouts of three pips or more count there: a darker
-   swirl does too). A body no channel reads (pip polarity left open) is read last in its colour distance from
-   its face, where a face's lighter swirl round a pale pip is no longer one blob with it. A body whose face's
-   redder blobs in a* are one bar through its centre, a three's diagonal long, shows a three, and two rows
-   side by side a six (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel
-   reads a face or only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as
-   in steps 6 and 7 (a die seen low shows its front face as a body of its own, below the top face).
+   than a third of the frame's dice is a key's letter or a label's print, no die), in gray, in red, in the
+   opponent colours a* and b*, and in redness (layouts of three pips or more): pips differ from their face in
+   lightness or in hue, red pips, the commonest coloured ones, are bright in red at nearly full resolution,
+   and on a blue die whose pale swirls outshine them in red, they alone are redder than gray. Only faces near
+   the body's centre are its die's: a neighbour's face in the crop must not pass the die's own for a side
+   face. A lone pip there may sit on a less even face than elsewhere (a marbled die showing 1): the body is
+   evidence of a die; in gray, a light streak beside it may be glare (a glossy die reflects the window), which
+   is no sign of clutter, and two pips link across a larger step of their face's shade (a metallic die's sheen
+   darkens it from one side to the other, where in the whole frame such a step is the next die of another
+   colour). There, pips are also looked for as maximally stable regions where the black-hat merged them into a
+   blob that is no pip (a marbled face's darker stretches stand out nearly as much as its pips; a small die's
+   pips blur into a bar). In a channel that reads nothing else on a body, a lone pip cut out of a larger blob
+   (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1, which it never does in the
+   whole frame, and so does a lone pip at the body's very centre, where a 1's pip is, on a face more uneven
+   still (a gold die's sheen). Lightness is read clipped from above at the face's level too: a dark die's
+   bevel stands out from a pale tray as much as the corner pips beside it, which the black-hat then cuts with
+   it as one blob, while below the face's own level only dark pips stand out (layouts of three pips or more
+   count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read last in its
+   colour distance from its face, where a face's lighter swirl round a pale pip is no longer one blob with it.
+   A body whose face's redder blobs in a* are one bar through its centre, a three's diagonal long, shows a
+   three, and two rows side by side a six (`vision.smear`: JPEG ran the red pips of a small smoky die
+   together), where no channel reads a face or only fewer pips (a six's four corners, whose gaps are widest).
+   What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body of its own,
+   below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.
