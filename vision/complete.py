@@ -10,7 +10,7 @@ has no other pips) keeps it a two. A face split from a larger linked group (a si
 column) is also judged together with the group's leftover pips, and a group completed to a four is looked at
 for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
 corners (a small die's corner pips merge with its side face's). No six is made whose end row's found pips
-are flatter than the rest (`vision.faces.flat_end_row`): a four seen at a slant links to a pip of its side
+are flatter than the rest (`vision.faces.side_end_row`): a four seen at a slant links to a pip of its side
 face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
 two corners, where blur along the columns darkens a four's face too, so they must also have been found as
 pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
@@ -35,10 +35,10 @@ from vision.faces import (
     Face,
     distances,
     fits_layout,
-    flat_end_row,
     group_faces,
     layout_squash,
     measured_die,
+    side_end_row,
 )
 from vision.pips import BLUR_ANGLE, SLANT_ROUNDNESS, Pips
 
@@ -136,10 +136,10 @@ def _complete_group(
 
 def _side_row(full: np.ndarray, roundness: np.ndarray) -> bool:
     """Whether the six `full` would make (the found pips of this `roundness` first, then the places looked
-    at) has an end row whose found pips are flatter than the rest (`flat_end_row`): a four seen at a slant
+    at) has an end row whose found pips are flatter than the rest (`side_end_row`): a four seen at a slant
     and one pip of the side face below it, whose other pip lies where the six's last place falls."""
     found = np.concatenate([roundness, np.full(len(full) - len(roundness), np.nan)])
-    return flat_end_row(full, found) is not None
+    return side_end_row(full, found) is not None
 
 
 def _six_corners(points: np.ndarray, centre: np.ndarray) -> np.ndarray:

@@ -455,7 +455,7 @@ def _as_face(
     if error is None:
         return None
     if count == 6:
-        row = flat_end_row(points, pips.roundness[members])
+        row = side_end_row(points, pips.roundness[members], pips.diameter[members])
         if row is not None:
             return _as_face(np.delete(members, row), pips, die_px, params)
     if count == 4 and _squash(points) < float(median(pips.roundness[members])) - SQUASH_SLACK:
@@ -489,14 +489,19 @@ def _squash_angle(pips: Pips, members: np.ndarray) -> float:
     return squash_direction(pips.angle[members] + 90.0, 1.0 - pips.roundness[members])
 
 
-def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None:
+def side_end_row(
+    points: np.ndarray, roundness: np.ndarray, diameter: np.ndarray | None = None
+) -> np.ndarray | None:
     """The end row of a six's layout whose two pips are clearly flatter than the other four (`_flatter`, as
-    `_side_cues` tells a side face from its top face), as indices into `points`, or None. A place no pip was
-    found at (`vision.complete` looks there) has roundness NaN: the row's found pips must be flatter than
-    the other found ones, and only they are returned.
+    `_side_cues` tells a side face from its top face) or, given their `diameter`, smaller (the row's median
+    under `SIDE_PIP_SHARE` of the rest's), as indices into `points`, or None. A place no pip was found at
+    (`vision.complete` looks there) has roundness NaN: the row's found pips must be flatter than the other
+    found ones, and only they are returned.
 
     A four seen at a slant with the two pips of its side face just below is a grid of two by three, as a six
-    is; but a six's pips lie on one face and are foreshortened alike, while the side face's are flatter.
+    is; but a six's pips lie on one face and are printed and foreshortened alike, while the side face's are
+    flatter or smaller: nell-byler 112911 and 113012, fours read as sixes with their side faces' two pips,
+    0.55 to 0.68 as wide as the four's and as round. Medians, as one small pip is pixel noise.
     """
     centre = points.mean(axis=0)
     # (numpy's set routines cost tens of microseconds on a handful of indices: sorts and masks do here.)
@@ -517,7 +522,14 @@ def flat_end_row(points: np.ndarray, roundness: np.ndarray) -> np.ndarray | None
         rest[row] = False
         if row.size and flatter[np.ix_(row, np.flatnonzero(rest))].all():
             return row
+        if diameter is not None and row.size == 2 and _smaller_row(diameter[row], diameter[rest]):
+            return row
     return None
+
+
+def _smaller_row(row: np.ndarray, rest: np.ndarray) -> bool:
+    """Whether pips of diameters `row` are clearly smaller than the pips `rest` (`SIDE_PIP_SHARE`)."""
+    return float(np.median(row)) < SIDE_PIP_SHARE * float(np.median(rest))
 
 
 def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -457,6 +457,24 @@ def test_a_four_with_the_flatter_pips_of_its_side_face_below_it_is_no_six(roundn
     assert read(pips_at(grid, diameter=8.0, roundness=roundness)) == values
 
 
+@pytest.mark.parametrize(
+    ("diameter", "values"),
+    [
+        ([8.0, 8.0, 8.0, 8.0, 8.0, 8.0], [6]),
+        ([8.0, 8.4, 7.8, 8.2, 5.0, 5.6], [4]),  # the bottom row: the side face's pips
+        ([8.0, 8.4, 5.0, 5.6, 7.8, 8.2], [6]),  # a middle row is on the face whatever its pips measure
+        ([8.0, 8.4, 7.8, 8.2, 7.6, 5.0], [6]),  # one small pip: pixel noise, not a row of smaller pips
+    ],
+)
+def test_a_four_with_the_smaller_pips_of_its_side_face_below_it_is_no_six(diameter, values):
+    """The grid of the test above, its pips all as round: a side face seen aslant also has its pips
+    foreshortened smaller, and a six's pips are printed and seen alike (nell-byler 112911 and 113012:
+    fours read as sixes with their side faces' two pips, 0.55 to 0.68 as wide as the four's, as round)."""
+    step = 0.5 * 40.0
+    grid = [(60 + dx * step, 60 + dy * step) for dy in (-1, 0, 1) for dx in (-0.5, 0.5)]
+    assert read(pips_at(grid, diameter=diameter, roundness=[0.9] * 6)) == values
+
+
 def test_a_small_die_only_a_colour_channel_read_is_not_voted_into_the_next_die():
     """Two touching dice of a smaller set, half a frame's die apart: gray read a six, red a one beside it.
     Within half a die, faces of two readings are one die (the six read low as a column in gray, whole in
