@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.body import estimate_surface, ring_colours
-from vision.faces import SHADE_RATIO, Face, distances
+from vision.faces import SHADE_RATIO, SIDE_PIP_SHARE, Face, distances
 from vision.pips import SLANT_ROUNDNESS
 from vision.view import BELOW_SLOPE, DOWN, along_and_across, perspective_way, towards_camera, view_axis
 
@@ -63,7 +63,8 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     for a camera held upright, and for one that looks straight down (round pips tell no axis). Faces are
     judged from the camera's far side on, and a side face is no top face: a die lying in front of another may
     be as close below the other's front face as a side face is, and darker (the other die shades it), but it
-    is a whole side from the other's top face (matteop65 three_43).
+    is a whole side from the other's top face (matteop65 three_43). Nor is a face whose pips are clearly
+    larger than the top face's its side face (`_clearly_larger_pips`).
     """
     read = [face for face in faces if face.value is not None]
     if len(read) < 2:
@@ -79,6 +80,7 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
     gap = np.hypot(dx, dy)
     on_axis = (np.abs(along) > BELOW_SLOPE * across) & (gap < SIDE_GAP * die_px)
     on_axis &= dark[:, None] == dark[None, :]
+    on_axis &= ~_clearly_larger_pips(read)
     if not on_axis.any():  # dice lying apart, as in a tray seen from above: nothing to sample
         return faces
     lab = ring_colours(image, centers, RING_SHARE * die_px)
@@ -99,6 +101,16 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
         side[index] = bool((side_of[:, index] & ~side).any())
     sides = {id(face) for face, is_side in zip(read, side, strict=True) if is_side}
     return [face for face in faces if id(face) not in sides]
+
+
+def _clearly_larger_pips(faces: list[Face]) -> np.ndarray:
+    """[i, j]: face j's pips are clearly larger than face i's (face i's over `SIDE_PIP_SHARE` of face j's
+    short; a face of no measured pips tells nothing). A side face's pips are its die's, printed alike and
+    foreshortened, never clearly larger: a face that shows them so is another die's (nell-byler 111304
+    turned 180: a black die's 1, its pip 6.8 px wide, just below a smoky die's 1 whose red pip measured 3.2,
+    darker and as neutral, was dropped as its side face)."""
+    pip = np.array([face.pip for face in faces])
+    return (pip[:, None] > 0) & (pip[:, None] < SIDE_PIP_SHARE * pip[None, :])
 
 
 def _seen_face_on(faces: list[Face]) -> np.ndarray:

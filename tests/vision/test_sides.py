@@ -128,6 +128,17 @@ def test_a_shaded_face_below_and_to_one_side_of_a_top_face_is_its_side():
     assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == [6, 2]
 
 
+@pytest.mark.parametrize(("pips", "values"), [((6.5, 6.8), [1]), ((3.2, 6.8), [1, 1]), ((0.0, 6.8), [1])])
+def test_a_face_below_whose_pips_are_clearly_larger_than_the_top_face_s_is_another_die(pips, values):
+    """A darker face just below a top face is its side face when its pips are as large or smaller; clearly
+    larger (the top face's under `SIDE_PIP_SHARE` of them), they are another die's (nell-byler 111304 turned
+    180: a black die's 1 below a smoky die's 1 whose red pip measured half as wide). A face of no measured
+    pips tells nothing."""
+    frame, faces = painted_faces([(1, (200, 120), 225, 1.0), (1, (200, 146), 180, 1.0)])
+    faces = [replace(face, pip=pip) for face, pip in zip(faces, pips, strict=True)]
+    assert [face.value for face in drop_shaded_sides(faces, frame, 56.0, 1.0)] == values
+
+
 WOOD = (110, 160, 200)  # BGR: a pine table, CIELAB a* 136, b* 160
 
 
