@@ -104,8 +104,8 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
 
 
 def _clearly_larger_pips(faces: list[Face]) -> np.ndarray:
-    """[i, j]: face j's pips are clearly larger than face i's (face i's over `SIDE_PIP_SHARE` of face j's
-    short; a face of no measured pips tells nothing). A side face's pips are its die's, printed alike and
+    """[i, j]: face j's pips are clearly larger than face i's, which measure under `SIDE_PIP_SHARE` of
+    them (a face of no measured pips tells nothing). A side face's pips are its die's, printed alike and
     foreshortened, never clearly larger: a face that shows them so is another die's (nell-byler 111304
     turned 180: a black die's 1, its pip 6.8 px wide, just below a smoky die's 1 whose red pip measured 3.2,
     darker and as neutral, was dropped as its side face)."""
