@@ -14,6 +14,13 @@ from vision.faces import Face, group_faces
 from vision.reader import DiceReader
 
 
+def pip_places(value: int, centre, die: float) -> list[tuple[int, int]]:
+    """Where `draw_dice` puts the pips of `value` on an unturned die `die` pixels wide at `centre`, rounded
+    to whole pixels for `cv2.circle`."""
+    places = np.array(centre, float) + np.array(PIP_SPOTS[value], float) * die * 0.27
+    return [(int(round(x)), int(round(y))) for x, y in places]
+
+
 def test_a_body_whose_nearest_face_another_body_took_over_is_read_as_a_die_of_its_own(monkeypatch):
     """Two touching dice, two bodies (nell-byler 112353: a green four with yellow pips beside a blue one):
     the four reads low in gray, as a two between both bodies, so each body's nearest face is that two. The
@@ -42,9 +49,8 @@ def test_a_body_read_as_a_two_is_read_again_and_keeps_the_reading_with_more_pips
     frame, (five, two, white) = draw_dice([5, 2, 5], face=(200, 60, 40), pip=235, floor=150)
     corner = np.intp(white) - 28
     cv2.rectangle(frame, tuple(corner), tuple(corner + 56), (235, 235, 235), -1)
-    for spot in PIP_SPOTS[5]:
-        x, y = np.array(white) + np.array(spot) * 56 * 0.27
-        cv2.circle(frame, (int(round(x)), int(round(y))), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    for place in pip_places(5, white, 56):
+        cv2.circle(frame, place, 5, (25, 25, 25), -1, cv2.LINE_AA)
     bodies = find_bodies(frame)
     low = [Face((), 2, centre, 56.0, 0.0, 0.9, pip=10.0) for centre in (five, two, white)]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -304,9 +310,8 @@ def test_red_pips_on_a_blue_die_with_pale_swirls_are_read_in_its_redness(value, 
     for stroke in range(6):
         colour = ((200, 200, 200), (210, 140, 170))[stroke % 2]
         cv2.polylines(frame, [rng.uniform(85, 115, (4, 2)).astype(np.int32)], False, colour, 2, cv2.LINE_AA)
-    for spot in PIP_SPOTS[value]:
-        x, y = np.array([100.0, 100.0]) + np.array(spot) * 34 * 0.27
-        cv2.circle(frame, (int(round(x)), int(round(y))), 3, (64, 33, 100), -1, cv2.LINE_AA)
+    for place in pip_places(value, (100, 100), 34):
+        cv2.circle(frame, place, 3, (64, 33, 100), -1, cv2.LINE_AA)
     frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader().body_reader.read_body(gray, frame, np.array([100.0, 100.0]), 34.0)
@@ -321,9 +326,8 @@ def test_only_layouts_of_three_pips_or_more_count_in_a_die_body_s_redness(monkey
 
     def redness(image: np.ndarray) -> np.ndarray:
         spots = np.zeros(image.shape[:2], np.uint8)
-        for spot in PIP_SPOTS[value]:
-            x, y = np.array([34.0, 34.0]) + np.array(spot) * 34 * 0.27
-            cv2.circle(spots, (int(round(x)), int(round(y))), 3, 60, -1, cv2.LINE_AA)
+        for place in pip_places(value, (34, 34), 34):
+            cv2.circle(spots, place, 3, 60, -1, cv2.LINE_AA)
         return spots
 
     monkeypatch.setattr(body_read_module, "_redness", redness)

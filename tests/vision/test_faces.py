@@ -64,6 +64,13 @@ def unequally_round_two() -> Pips:
     return pips_at([(60 - step, 60 - step), (60 + step, 60 + step)], diameter=12.0, roundness=[0.91, 0.72])
 
 
+def two_by_three_grid() -> list[tuple[float, float]]:
+    """Pip centres two by three, the columns as far apart as the rows: a six, or a four seen at a slant
+    with its side face's two pips just below it (read at a 40 px die)."""
+    step = 0.5 * 40.0
+    return [(60 + dx * step, 60 + dy * step) for dy in (-1, 0, 1) for dx in (-0.5, 0.5)]
+
+
 def read(pips: Pips) -> list[int | None]:
     gray = np.full(pips.labels.shape, 220, np.uint8)
     return sorted(face.value for face in group_faces(pips, gray, 40.0, DEFAULT_PARAMS))
@@ -452,9 +459,7 @@ def test_a_four_with_the_flatter_pips_of_its_side_face_below_it_is_no_six(roundn
     """A four seen at a slant, with its side face's two pips just below, is a grid of two by three as a
     six whose columns are as far apart as its rows is; but a six's pips are foreshortened alike, and the
     side face's are flatter."""
-    step = 0.5 * 40.0
-    grid = [(60 + dx * step, 60 + dy * step) for dy in (-1, 0, 1) for dx in (-0.5, 0.5)]
-    assert read(pips_at(grid, diameter=8.0, roundness=roundness)) == values
+    assert read(pips_at(two_by_three_grid(), diameter=8.0, roundness=roundness)) == values
 
 
 @pytest.mark.parametrize(
@@ -470,9 +475,7 @@ def test_a_four_with_the_smaller_pips_of_its_side_face_below_it_is_no_six(diamet
     """The grid of the test above, its pips all as round: a side face seen aslant also has its pips
     foreshortened smaller, and a six's pips are printed and seen alike (nell-byler 112911 and 113012:
     fours read as sixes with their side faces' two pips, 0.55 to 0.68 as wide as the four's, as round)."""
-    step = 0.5 * 40.0
-    grid = [(60 + dx * step, 60 + dy * step) for dy in (-1, 0, 1) for dx in (-0.5, 0.5)]
-    assert read(pips_at(grid, diameter=diameter, roundness=[0.9] * 6)) == values
+    assert read(pips_at(two_by_three_grid(), diameter=diameter, roundness=[0.9] * 6)) == values
 
 
 def test_a_small_die_only_a_colour_channel_read_is_not_voted_into_the_next_die():
