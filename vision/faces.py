@@ -681,6 +681,11 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     only gray contradicts: that may be a pip too faint in gray, as red pips on a blue die are. And the ones
     must be one pip: two ones a pip or more apart are the two pips of the two, each faint in one channel.
 
+    Nor does a two outvote a one that two readings put at its middle, where a two's face is blank, when its
+    pips are clearly smaller than the one's (`_flanked_by`): a smoky die's white swirl rings its red 1, and
+    in lightness two specks of the ring either side of the pip make a two (nell-byler 112536 turned 90:
+    pips of 3.2 px against the 1's 6.3 and 7.4 in a* and b*).
+
     Nor does a face one colour channel alone reads outvote a layout that gray and another reading read
     alike when it is less sure than `LONE_READING_CONFIDENCE`, or one that gray and two others read alike
     however sure it is (`_outvoted_alone`).
@@ -692,7 +697,16 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     twos = sum(face.value == 2 for face in die)
     if best.value == 2 and twos == 1 and first_in_gray and die[0].value == 1 and len(ones) >= 2:
         return max(ones, key=lambda face: face.confidence)
+    flanked = [face for face in die if face.value == 1 and _flanked_by(best, face)]
+    if best.value == 2 and len(flanked) >= 2:
+        return max(flanked, key=lambda face: face.confidence)
     return best
+
+
+def _flanked_by(two: Face, one: Face) -> bool:
+    """Whether `two` is the specks either side of `one`'s pip: `one` lies at its middle, where a two's
+    face is blank, and its pips are clearly smaller than the one's."""
+    return _gap(two.center, one.center) <= one.pip / 2 and two.pip < SIDE_PIP_SHARE * one.pip
 
 
 def _outvoted_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:

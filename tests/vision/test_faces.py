@@ -149,6 +149,22 @@ def test_a_two_one_colour_channel_read_does_not_outvote_a_one_gray_and_another_r
     assert [face.value for face in vote([[one], [two], [other_pip]], 40.0)] == [2]
 
 
+def test_a_two_of_specks_either_side_of_a_one_s_pip_does_not_outvote_the_one():
+    """A smoky die's white swirl rings its red 1: in lightness two specks of the ring, either side of the
+    pip, read as a two, while a* and b* read the pip as a 1 (nell-byler 112536 turned 90). A two's middle is
+    blank face, so the one stands when two readings put its pip there and the two's pips are clearly smaller.
+    A two of pips as large, a two beside the one, or a one read by one channel alone still wins."""
+    specks = Face((0, 1), 2, (60.0, 60.0), 40.0, 0.0, 1.0, pip=3.2)
+    one = Face((0,), 1, (61.0, 60.0), 40.0, 0.0, 0.81, pip=7.4)
+    other_one = replace(one, center=(61.5, 60.5), confidence=0.72, pip=6.3)
+    assert [face.value for face in vote([[specks], [one], [other_one]], 40.0)] == [1]
+    assert [face.value for face in vote([[specks], [one]], 40.0)] == [2]
+    two = replace(specks, pip=6.0)
+    assert [face.value for face in vote([[two], [one], [other_one]], 40.0)] == [2]
+    beside = [replace(face, center=(67.0, 60.0)) for face in (one, other_one)]
+    assert [face.value for face in vote([[specks], beside[:1], beside[1:]], 40.0)] == [2]
+
+
 def test_a_faint_six_one_colour_channel_alone_read_does_not_outvote_a_four_gray_and_another_read():
     """A marbled die's swirls and its four pips pass for a six of poor fit in one opponent colour (nell-byler
     112404 turned 90). Gray and red read the four surely, so it stands. The six still wins where it is sure,
