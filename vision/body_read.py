@@ -66,9 +66,13 @@ ON_BODY_SPREAD = 1.7
 BODY_FACE_SHADE = 0.5
 # A die showing 1 has its pip at its face's centre. On a die body, a lone pip within CENTRED_SHARE of the
 # body's side from the body's centre may sit on a face CENTRED_SPREAD times as uneven as one found in the
-# whole frame: a gold or marbled die's sheen and swirls reach round its pip (nell-byler 112305, 112911). The
-# pip left of a two whose partner is faint lies a third of a side off the centre, and a speck anywhere.
-CENTRED_SHARE = 0.1
+# whole frame: a gold or marbled die's sheen and swirls reach round its pip (nell-byler 112305, 112911). A
+# body's centre is rough, as it holds the die's shadow and side faces, so the pip may lie as far off it as a
+# 1 may before it is taken for half of a two (`ONE_OFF_SHARE`): the red ones of blue and smoky dice lay
+# about a seventh of a side off (nell-byler 095359, 112305 turned 90, 112353 cut by a pixel). The pip left
+# of a two whose partner is faint mostly lies a third of a side off the centre, but on a body centred
+# towards it as near (112127 turned 90, a red two then read as a 1), and a speck anywhere.
+CENTRED_SHARE = 0.15
 CENTRED_SPREAD = 2.5
 # Dice of two sets on one table differ in size by a half or so (nell-byler's by a quarter), and a body
 # measures a die at 0.8 of its side by its pips: a body less than this share of the frame's die size is no

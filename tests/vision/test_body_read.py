@@ -185,19 +185,21 @@ def gold_die_with_sheen(pip_offset):
     return frame, np.array([100.0, 100.0])
 
 
-def test_a_lone_pip_at_the_centre_of_a_die_body_reads_as_one_on_a_face_with_a_sheen():
+@pytest.mark.parametrize("offset", [0, -8])
+def test_a_lone_pip_at_the_centre_of_a_die_body_reads_as_one_on_a_face_with_a_sheen(offset):
     """The sheen makes the face round the pip more uneven, in every channel, than a lone pip may have
-    anywhere on a body; but this pip lies where a 1's pip does, at the body's centre."""
-    frame, centre = gold_die_with_sheen(0)
+    anywhere on a body; but this pip lies where a 1's pip does, at the body's centre, or a seventh of a side
+    off it: a body's centre is rough, as it holds the die's shadow and side faces."""
+    frame, centre = gold_die_with_sheen(offset)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     face = DiceReader().body_reader.read_body(gray, frame, centre, 56.0)
-    assert face is not None and face.value == 1 and face.center == pytest.approx((100, 100), abs=2)
+    assert face is not None and face.value == 1 and face.center == pytest.approx((100 + offset, 100), abs=2)
 
 
 def test_a_lone_pip_off_the_centre_of_a_die_body_with_a_sheen_is_no_one():
-    """A seventh of a side off the centre, the pip is not where a 1's lies (a two whose partner went unseen
-    has its pip a third of a side off), so the sheen round it makes it no die."""
-    frame, centre = gold_die_with_sheen(-8)
+    """A quarter of a side off the centre, the pip is not where a 1's lies (a two whose partner went unseen
+    mostly has its pip a third of a side off), so the sheen round it makes it no die."""
+    frame, centre = gold_die_with_sheen(-14)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     assert DiceReader().body_reader.read_body(gray, frame, centre, 56.0) is None
 
