@@ -153,7 +153,8 @@ def test_a_two_of_specks_either_side_of_a_one_s_pip_does_not_outvote_the_one():
     """A smoky die's white swirl rings its red 1: in lightness two specks of the ring, either side of the
     pip, read as a two, while a* and b* read the pip as a 1 (nell-byler 112536 turned 90). A two's middle is
     blank face, so the one stands when two readings put its pip there and the two's pips are clearly smaller.
-    A two of pips as large, a two beside the one, or a one read by one channel alone still wins."""
+    The two still wins where one channel alone reads the one, where its pips are as large as the one's, and
+    where the one lies beside its middle."""
     specks = Face((0, 1), 2, (60.0, 60.0), 40.0, 0.0, 1.0, pip=3.2)
     one = Face((0,), 1, (61.0, 60.0), 40.0, 0.0, 0.81, pip=7.4)
     other_one = replace(one, center=(61.5, 60.5), confidence=0.72, pip=6.3)
