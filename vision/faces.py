@@ -522,20 +522,25 @@ def side_end_row(
         rest[row] = False
         if row.size and flatter[np.ix_(row, np.flatnonzero(rest))].all():
             return row
-        if diameter is not None and row.size == 2 and _smaller_row(diameter[row], diameter[rest]):
+        if (
+            diameter is not None
+            and row.size == 2
+            and clearly_smaller(float(np.median(diameter[row])), float(np.median(diameter[rest])))
+        ):
             return row
     return None
 
 
-def _smaller_row(row: np.ndarray, rest: np.ndarray) -> bool:
-    """Whether pips of diameters `row` are clearly smaller than the pips `rest` (`SIDE_PIP_SHARE`)."""
-    return float(np.median(row)) < SIDE_PIP_SHARE * float(np.median(rest))
+def clearly_smaller(size: float | np.ndarray, other: float | np.ndarray) -> bool | np.ndarray:
+    """Whether pips `size` wide are clearly smaller than pips `other` wide (under `SIDE_PIP_SHARE` of
+    them), as a side face's pips are than its top face's: numbers, or arrays elementwise."""
+    return size < SIDE_PIP_SHARE * other
 
 
 def _side_cues(roundness: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """([i, j]: i's pips clearly flatter than j's, [i, j]: clearly smaller), for faces or single pips of this
     roundness and size: how a side face seen aslant differs from its top face."""
-    smaller = size[:, None] < SIDE_PIP_SHARE * size[None, :]
+    smaller = clearly_smaller(size[:, None], size[None, :])
     return _flatter(roundness), smaller
 
 
@@ -697,16 +702,17 @@ def _winner(die: list[Face], first_in_gray: bool) -> Face:
     twos = sum(face.value == 2 for face in die)
     if best.value == 2 and twos == 1 and first_in_gray and die[0].value == 1 and len(ones) >= 2:
         return max(ones, key=lambda face: face.confidence)
-    flanked = [face for face in die if face.value == 1 and _flanked_by(best, face)]
-    if best.value == 2 and len(flanked) >= 2:
-        return max(flanked, key=lambda face: face.confidence)
+    if best.value == 2:
+        flanked = [face for face in die if face.value == 1 and _flanked_by(best, face)]
+        if len(flanked) >= 2:
+            return max(flanked, key=lambda face: face.confidence)
     return best
 
 
 def _flanked_by(two: Face, one: Face) -> bool:
     """Whether `two` is the specks either side of `one`'s pip: `one` lies at its middle, where a two's
     face is blank, and its pips are clearly smaller than the one's."""
-    return _gap(two.center, one.center) <= one.pip / 2 and two.pip < SIDE_PIP_SHARE * one.pip
+    return _gap(two.center, one.center) <= one.pip / 2 and clearly_smaller(two.pip, one.pip)
 
 
 def _outvoted_alone(best: Face, die: list[Face], first_in_gray: bool) -> bool:

@@ -87,17 +87,17 @@ How it reads, in order:
    blob that is no pip (a marbled face's darker stretches stand out nearly as much as its pips; a small die's
    pips blur into a bar). In a channel that reads nothing else on a body, a lone pip cut out of a larger blob
    (`vision.pips`' cores: a dark die's light pip joined to its glint) reads as a 1, which it never does in the
-   whole frame, and so does a lone pip at the body's very centre, where a 1's pip is, on a face more uneven
-   still (a gold die's sheen). Lightness is read clipped from above at the face's level too: a dark die's
-   bevel stands out from a pale tray as much as the corner pips beside it, which the black-hat then cuts with
-   it as one blob, while below the face's own level only dark pips stand out (layouts of three pips or more
-   count there: a darker swirl does too). A body no channel reads (pip polarity left open) is read last in its
-   colour distance from its face, where a face's lighter swirl round a pale pip is no longer one blob with it.
-   A body whose face's redder blobs in a* are one bar through its centre, a three's diagonal long, shows a
-   three, and two rows side by side a six (`vision.smear`: JPEG ran the red pips of a small smoky die
-   together), where no channel reads a face or only fewer pips (a six's four corners, whose gaps are widest).
-   What they add is checked as in steps 6 and 7 (a die seen low shows its front face as a body of its own,
-   below the top face).
+   whole frame, and so does a lone pip at the body's centre (within `CENTRED_SHARE` of a side: the centre is
+   rough), where a 1's pip is, on a face more uneven still (a gold die's sheen). Lightness is read clipped
+   from above at the face's level too: a dark die's bevel stands out from a pale tray as much as the corner
+   pips beside it, which the black-hat then cuts with it as one blob, while below the face's own level only
+   dark pips stand out (layouts of three pips or more count there: a darker swirl does too). A body no channel
+   reads (pip polarity left open) is read last in its colour distance from its face, where a face's lighter
+   swirl round a pale pip is no longer one blob with it. A body whose face's redder blobs in a* are one bar
+   through its centre, a three's diagonal long, shows a three, and two rows side by side a six
+   (`vision.smear`: JPEG ran the red pips of a small smoky die together), where no channel reads a face or
+   only fewer pips (a six's four corners, whose gaps are widest). What they add is checked as in steps 6 and 7
+   (a die seen low shows its front face as a body of its own, below the top face).
 9. With a tray region, the regions left unreadable near its edge, and the ones, twos and threes read there
    smaller than a die, are read again in the whole frame: the region lies a little inside the tray's
    walls, and a die against a wall reaches past it.

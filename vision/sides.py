@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.body import estimate_surface, ring_colours
-from vision.faces import SHADE_RATIO, SIDE_PIP_SHARE, Face, distances
+from vision.faces import SHADE_RATIO, Face, clearly_smaller, distances
 from vision.pips import SLANT_ROUNDNESS
 from vision.view import BELOW_SLOPE, DOWN, along_and_across, perspective_way, towards_camera, view_axis
 
@@ -104,13 +104,13 @@ def drop_shaded_sides(faces: list[Face], image: np.ndarray, die_px: float, scale
 
 
 def _clearly_larger_pips(faces: list[Face]) -> np.ndarray:
-    """[i, j]: face j's pips are clearly larger than face i's, which measure under `SIDE_PIP_SHARE` of
-    them (a face of no measured pips tells nothing). A side face's pips are its die's, printed alike and
-    foreshortened, never clearly larger: a face that shows them so is another die's (nell-byler 111304
-    turned 180: a black die's 1, its pip 6.8 px wide, just below a smoky die's 1 whose red pip measured 3.2,
-    darker and as neutral, was dropped as its side face)."""
+    """[i, j]: face j's pips are clearly larger than face i's (`vision.faces.clearly_smaller`; a face of no
+    measured pips tells nothing). A side face's pips are its die's, printed alike and foreshortened, never
+    clearly larger: a face that shows them so is another die's (nell-byler 111304 turned 180: a black die's
+    1, its pip 6.8 px wide, just below a smoky die's 1 whose red pip measured 3.2, darker and as neutral, was
+    dropped as its side face)."""
     pip = np.array([face.pip for face in faces])
-    return (pip[:, None] > 0) & (pip[:, None] < SIDE_PIP_SHARE * pip[None, :])
+    return (pip[:, None] > 0) & clearly_smaller(pip[:, None], pip[None, :])
 
 
 def _seen_face_on(faces: list[Face]) -> np.ndarray:
