@@ -5,10 +5,13 @@ two on one diagonal, a six as a four or as one column of three). The pips that w
 would be: the rest of the 3x3 grid of pip places follows from the found corners. Each missing place is looked
 at in the image itself: it shows a pip when its centre is as far from the face's level, towards the pips'
 level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a
-dark region). A face grows only to a layout whose every missing place shows a pip, so blank face (where a two
-has no other pips) keeps it a two. A face split from a larger linked group (a six missing a pip reads as one
-column) is also judged together with the group's leftover pips, and a group completed to a four is looked at
-for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
+dark region), or while it is as far from the face as the found pips and stands out from its ring: the pips
+of a small die may run together (JPEG keeps colour at half resolution, and a smoky die's red five is a cross
+whose arms cross most of its centre's ring), while the edge of a dark region is as deep round much of its ring
+as at its centre. A face grows only to a layout whose every missing place shows a pip, so blank face (where a
+two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a pip reads as
+one column) is also judged together with the group's leftover pips, and a group completed to a four is looked
+at for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
 corners (a small die's corner pips merge with its side face's). No six is made whose end row's found pips
 are flatter than the rest (`vision.faces.side_end_row`): a four seen at a slant links to a pip of its side
 face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
@@ -45,6 +48,7 @@ from vision.pips import BLUR_ANGLE, SLANT_ROUNDNESS, Pips
 EVIDENCE_SHARE = 0.6  # a missing place must stand out by this share of the found pips' contrast
 SPOT_SHARE = 0.2  # the centre is looked at within this share of a pip diameter
 RING_SHARE = 0.9  # the ring around a place, in pip diameters: face, unless the place is on a dark region
+RING_FACE_SHARE = 0.3  # the ring is face when no deeper than this share of the found pips' contrast
 RING_SAMPLES = 12
 MIRROR_SHARE = 0.5  # a pip's mirror image lands on a found pip when within this share of a pip diameter
 # A face with a pip found by looking is less sure than one whose pips all stood out.
@@ -265,7 +269,16 @@ class _Looker:
         sign = 1.0 if self.dark else -1.0
         centre_depth = sign * (self.level - float(spot.mean()))
         ring_depth = sign * (self.level - around)
-        return centre_depth >= EVIDENCE_SHARE * self.contrast and ring_depth <= 0.3 * self.contrast
+        if centre_depth < EVIDENCE_SHARE * self.contrast:
+            return False
+        if ring_depth <= RING_FACE_SHARE * self.contrast:
+            return True
+        # Pips that JPEG or blur runs together cross the ring (a small smoky die's five is a red cross).
+        # A spot as deep as the found pips, standing out from its ring by the least margin the look above
+        # allows (a spot `EVIDENCE_SHARE` deep in a ring `RING_FACE_SHARE` deep), is a blob of its own:
+        # the edge of a dark region is as deep round much of the ring as at the spot.
+        stands_out = centre_depth - ring_depth >= (EVIDENCE_SHARE - RING_FACE_SHARE) * self.contrast
+        return centre_depth >= self.contrast and stands_out
 
 
 def _found(place: np.ndarray, pips: Pips, diameter: float) -> bool:

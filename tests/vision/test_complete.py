@@ -170,6 +170,35 @@ def test_a_place_on_a_dark_region_is_no_pip():
     assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == 2
 
 
+def run_together(centre: int | None, bars: int = 110) -> np.ndarray:
+    """A four whose corner pips run into its centre along bars of gray level `bars`, as JPEG runs a small
+    smoky die's red pips together, with a pip of level `centre` there (a five) or none (a four)."""
+    image = face_image(["corners"])
+    for dx, dy in CORNERS:
+        cv2.line(image, (60, 60), (int(60 + dx * STEP), int(60 + dy * STEP)), bars, 6)
+    if centre is not None:
+        cv2.circle(image, (60, 60), 3, centre, -1, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize(
+    ("centre", "bars", "value"),
+    [
+        (20, 110, 5),  # a pip darker than the bars that lead to it
+        (None, 110, 4),  # the bars alone meet where a four is blank
+        (40, 40, 4),  # bars as dark as the pips: a dark cross, no pip standing out of it
+        (60, 150, 4),  # a spot that stands out of its ring, but less deep than the pips
+    ],
+)
+def test_a_pip_that_runs_into_its_neighbours_is_one_where_it_stands_out_from_them(centre, bars, value):
+    """Around a small die's five, the bars joining its centre pip to the corners cross most of the ring
+    the look expects to be face. A spot as deep as the found pips that stands out from that ring is still
+    the centre pip; where the bars alone meet, or the spot is no deeper than the bars or than the found
+    pips, it is a four."""
+    face, pips = found(CORNERS)
+    assert complete_faces([face], pips, run_together(centre, bars), DEFAULT_PARAMS)[0].value == value
+
+
 @pytest.mark.parametrize(
     ("places", "seen", "value"),
     [
