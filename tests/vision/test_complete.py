@@ -170,7 +170,7 @@ def test_a_place_on_a_dark_region_is_no_pip():
     assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == 2
 
 
-def run_together(centre: int | None, bars: int = 110) -> np.ndarray:
+def run_together(centre: int | None, bars: int) -> np.ndarray:
     """A four whose corner pips run into its centre along bars of gray level `bars`, as JPEG runs a small
     smoky die's red pips together, with a pip of level `centre` there (a five) or none (a four)."""
     image = face_image(["corners"])
