@@ -5,24 +5,27 @@ two on one diagonal, a six as a four or as one column of three). The pips that w
 would be: the rest of the 3x3 grid of pip places follows from the found corners. Each missing place is looked
 at in the image itself: it shows a pip when its centre is as far from the face's level, towards the pips'
 level, as `EVIDENCE_SHARE` of the found pips are, while the ring around it is face (a pip, not the edge of a
-dark region), or while it is as far from the face as the found pips and stands out from its ring: the pips
-of a small die may run together (JPEG keeps colour at half resolution, and a smoky die's red five is a cross
+dark region), or while it is as far from the face as the found pips and stands out from its ring: the pips of
+a small die may run together (JPEG keeps colour at half resolution, and a smoky die's red five is a cross
 whose arms cross most of its centre's ring), while the edge of a dark region is as deep round much of its ring
 as at its centre. A face grows only to a layout whose every missing place shows a pip, so blank face (where a
 two has no other pips) keeps it a two. A face split from a larger linked group (a six missing a pip reads as
 one column) is also judged together with the group's leftover pips, and a group completed to a four is looked
-at for a six like any four. Four point-symmetric pips that are no four may be a six that lost two opposite
-corners (a small die's corner pips merge with its side face's). No six is made whose end row's found pips
-are flatter than the rest (`vision.faces.side_end_row`): a four seen at a slant links to a pip of its side
-face below it, and that face's other pip sits where the six's last would. A six's middle pips lie between
-two corners, where blur along the columns darkens a four's face too, so they must also have been found as
-pips (stretched ones are not linked); so must a three's middle pip, between the two pips of a two (a glint
-on a translucent die stretches it, and a smear or the glint itself darkens a two's centre), or at least as
-a blob stretched along the same line as the two's (`_smeared_alike`): a die moving as the photo is taken
-smears each pip into a bar, the middle one too stretched to pass for a pip. A two may also be a three's
-middle and end pip, its other end joined to a glint or a dark die's pale bevel: a pip found beyond either of
-its pips, as far as they lie apart, makes it that three, twice its size (`_three_beyond`). A place on a
-pip of another face read shows that die's pip, not this face's: dice lying close together lend none.
+at for a six like any four. A column of three is a six when its other column shows a column's length aside, or
+nearer, where a pip found level with one of its pips tells the other column's place (makers differ: some
+space a six's columns closer than its rows). Four point-symmetric pips that are no four may be a six that
+lost two opposite corners (a small die's corner pips merge with its side face's). No six is made whose end
+row's pips, found or found at the places looked at, are clearly flatter or smaller than the rest
+(`vision.faces.side_end_row`): a four seen at a slant links to a pip of its side face below it, and that
+face's other pip sits where the six's last would. A six's middle pips lie between two corners, where blur
+along the columns darkens a four's face too, so they must also have been found as pips (stretched ones are not
+linked); so must a three's middle pip, between the two pips of a two (a glint on a translucent die stretches
+it, and a smear or the glint itself darkens a two's centre), or at least as a blob stretched along the same
+line as the two's (`_smeared_alike`): a die moving as the photo is taken smears each pip into a bar, the
+middle one too stretched to pass for a pip. A two may also be a three's middle and end pip, its other end
+joined to a glint or a dark die's pale bevel: a pip found beyond either of its pips, as far as they lie apart,
+makes it that three, twice its size (`_three_beyond`). A place on a pip of another face read shows that die's
+pip, not this face's: dice lying close together lend none.
 """
 
 from __future__ import annotations
@@ -119,31 +122,44 @@ def _complete_group(
         else:
             continue
         full = np.vstack([points, missing])
-        if len(full) == 6 and _side_row(full, pips.roundness[members]):
+        if len(full) == 6 and _side_face_in(full, face.members, pips):
             continue
         if fits_layout(full, face.size, params) and all(look.pip(place) for place in missing):
-            span = distances(full, full).max()
-            middle = full.mean(axis=0)
-            completed = replace(
-                face,
-                value=len(full),
-                center=(float(middle[0]), float(middle[1])),
-                size=float(span / DIAGONAL_SHARE),
-                confidence=COMPLETED_CONFIDENCE,
-                pip=look.diameter,
-                layout_squash=layout_squash(full),
-            )
+            completed = replace(_laid_out(face, full), confidence=COMPLETED_CONFIDENCE, pip=look.diameter)
             # A four so completed may still be a six whose middle pips blurred into its corners'.
             return _raise(completed, full, look, pips)
     return face
 
 
-def _side_row(full: np.ndarray, roundness: np.ndarray) -> bool:
-    """Whether the six `full` would make (the found pips of this `roundness` first, then the places looked
-    at) has an end row whose found pips are flatter than the rest (`side_end_row`): a four seen at a slant
-    and one pip of the side face below it, whose other pip lies where the six's last place falls."""
-    found = np.concatenate([roundness, np.full(len(full) - len(roundness), np.nan)])
-    return side_end_row(full, found) is not None
+def _side_face_in(full: np.ndarray, members: tuple[int, ...], pips: Pips) -> bool:
+    """Whether the six `full` would make (the pips `members` first, then the places looked at) has an end
+    row of clearly flatter or smaller pips than the rest (`side_end_row`), counting the pips found at the
+    places: a column of a four and its side face's pip below is a straight three, and its other column
+    and the side face's other pip lie beside it (nell-byler 111228, a blue four cut by a pixel)."""
+    found = np.full(len(full), -1)
+    found[: len(members)] = members
+    for index in range(len(members), len(full)):
+        gaps = np.hypot(pips.x - full[index, 0], pips.y - full[index, 1])
+        nearest = int(np.argmin(gaps))
+        if gaps[nearest] <= MIRROR_SHARE * float(np.median(pips.diameter[list(members)])):
+            found[index] = nearest
+    seen = found >= 0
+    roundness = np.where(seen, pips.roundness[found], np.nan)
+    diameter = np.where(seen, pips.diameter[found], np.nan)
+    return side_end_row(full, roundness, diameter) is not None
+
+
+def _laid_out(face: Face, full: np.ndarray) -> Face:
+    """`face` read as the layout of the pips at `full`: as many as its value, centred among them, its side
+    measured by their span."""
+    middle = full.mean(axis=0)
+    return replace(
+        face,
+        value=len(full),
+        center=(float(middle[0]), float(middle[1])),
+        size=float(distances(full, full).max() / DIAGONAL_SHARE),
+        layout_squash=layout_squash(full),
+    )
 
 
 def _six_corners(points: np.ndarray, centre: np.ndarray) -> np.ndarray:
@@ -195,10 +211,12 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
         if three is not None:
             return three
     if face.value == 3:
-        # A straight three may be one column of a six: the other column lies a column's length aside.
-        for shift in (2 * turned, -2 * turned):
-            if all(look.pip(point + shift) for point in points):
-                return replace(face, value=6)
+        # A straight three may be one column of a six: the other column lies a column's length aside, or
+        # nearer, where a pip found beside the column shows it (`_columns_beside`).
+        for shift in (2 * turned, -2 * turned, *_columns_beside(points, pips, look.diameter)):
+            full = np.vstack([points, points + shift])
+            if all(look.pip(point) for point in full[3:]) and not _side_face_in(full, face.members, pips):
+                return _laid_out(face, full)
     if face.value == 4:
         if look.pip(center):
             return replace(face, value=5)
@@ -210,6 +228,28 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
             ):
                 return replace(face, value=6)
     return face
+
+
+def _columns_beside(points: np.ndarray, pips: Pips, diameter: float) -> list[np.ndarray]:
+    """Where a six's other column lies from the straight three `points` (its pips `diameter` wide), by the
+    pip candidates found level with one of them, between half and the whole of the column's length aside:
+    the step from the column to each. Some makers space a six's columns closer than its rows, and a
+    column's length aside, the look falls beside the other column's pips (nell-byler 112332: a gold
+    six's columns 12 px apart, each 15 px long, read as a three)."""
+    ends = distances(points, points)
+    i, j = np.unravel_index(np.argmax(ends), ends.shape)
+    length = float(ends[i, j])
+    along = (points[i] - points[j]) / length
+    found = np.stack([pips.x, pips.y], axis=1)
+    steps = []
+    for point in points:
+        offsets = found - point
+        level = offsets @ along
+        aside = offsets - np.outer(level, along)
+        reach = np.hypot(*aside.T)
+        beside = (np.abs(level) <= MIRROR_SHARE * diameter) & (reach >= 0.5 * length) & (reach <= length)
+        steps += list(aside[beside])
+    return steps
 
 
 def _three_beyond(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face | None:

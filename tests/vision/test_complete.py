@@ -250,4 +250,37 @@ def test_a_face_split_from_its_group_grows_back_with_the_rest_of_the_group():
     )
     image = face_image(["column", "near column"])
     assert complete_faces([column], pips, image, DEFAULT_PARAMS)[0].value == 6
-    assert complete_faces([replace(column, group=())], pips, image, DEFAULT_PARAMS)[0].value == 3
+    _, column_alone = found(seen[:3])  # no pip found beside the column: nothing shows the nearer column
+    assert complete_faces([replace(column, group=())], column_alone, image, DEFAULT_PARAMS)[0].value == 3
+
+
+@pytest.mark.parametrize(
+    ("places", "beside", "value"),
+    [
+        (["column", "near column"], (0.4, 1), 6),  # one pip of the nearer column found, not linked
+        (["column", "near column"], (0.4, 0), 6),
+        (["column"], (0.4, 1), 3),  # a pip found beside the column, on a blank face: no other column there
+        (["column", "near column"], (0.4, 0.5), 3),  # level with none of the column's pips
+        (["column", "near column"], (1.6, 1), 3),  # farther aside than the column is long
+    ],
+)
+def test_a_column_of_three_is_a_six_whose_other_column_a_pip_found_beside_it_shows(places, beside, value):
+    """Some makers space a six's columns closer than its rows. A pip candidate found level with one of a
+    three's pips, between half and the whole of its length aside, tells where the other column would be,
+    and the look finds its pips there; a column's length aside it finds none."""
+    face, pips = found(PLACES["column"], unlinked=[beside])
+    read = complete_faces([face], pips, face_image(places), DEFAULT_PARAMS)[0]
+    assert read.value == value
+    if value == 6:  # the six lies between its columns, not on the one read first
+        assert read.center[0] == pytest.approx(CENTRE[0] + (-1 + 0.4) / 2 * STEP)
+
+
+@pytest.mark.parametrize(("end_roundness", "value"), [(0.6, 3), (0.95, 6)])
+def test_a_column_and_a_pip_beside_it_ending_in_flatter_pips_are_no_six(end_roundness, value):
+    """A four seen at a slant: one column and its side face's pip below make a straight three, and the side
+    face's other pip is found beside it. That end row is flatter than the rest, as a side face's pips are, so
+    no six; alike, it is a six's."""
+    face, pips = found(PLACES["column"], unlinked=[(0.4, 1)])
+    pips = replace(pips, roundness=np.array([0.95, 0.95, end_roundness, end_roundness]))
+    image = face_image(["column", "near column"])
+    assert complete_faces([face], pips, image, DEFAULT_PARAMS)[0].value == value
