@@ -122,7 +122,7 @@ def _complete_group(
         else:
             continue
         full = np.vstack([points, missing])
-        if len(full) == 6 and _side_face_in(full, face.members, pips):
+        if len(full) == 6 and _side_face_in(full, face.members, pips, look.diameter):
             continue
         if fits_layout(full, face.size, params) and all(look.pip(place) for place in missing):
             completed = replace(_laid_out(face, full), confidence=COMPLETED_CONFIDENCE, pip=look.diameter)
@@ -131,18 +131,13 @@ def _complete_group(
     return face
 
 
-def _side_face_in(full: np.ndarray, members: tuple[int, ...], pips: Pips) -> bool:
+def _side_face_in(full: np.ndarray, members: tuple[int, ...], pips: Pips, diameter: float) -> bool:
     """Whether the six `full` would make (the pips `members` first, then the places looked at) has an end
     row of clearly flatter or smaller pips than the rest (`side_end_row`), counting the pips found at the
-    places: a column of a four and its side face's pip below is a straight three, and its other column
-    and the side face's other pip lie beside it (nell-byler 111228, a blue four cut by a pixel)."""
-    found = np.full(len(full), -1)
-    found[: len(members)] = members
-    for index in range(len(members), len(full)):
-        gaps = np.hypot(pips.x - full[index, 0], pips.y - full[index, 1])
-        nearest = int(np.argmin(gaps))
-        if gaps[nearest] <= MIRROR_SHARE * float(np.median(pips.diameter[list(members)])):
-            found[index] = nearest
+    places (`_found_at`, pips `diameter` wide): a column of a four and its side face's pip below is a
+    straight three, and its other column and the side face's other pip lie beside it (nell-byler 111228, a
+    blue four cut by a pixel)."""
+    found = np.array([*members, *(_found_at(place, pips, diameter) for place in full[len(members) :])])
     seen = found >= 0
     roundness = np.where(seen, pips.roundness[found], np.nan)
     diameter = np.where(seen, pips.diameter[found], np.nan)
@@ -213,9 +208,11 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     if face.value == 3:
         # A straight three may be one column of a six: the other column lies a column's length aside, or
         # nearer, where a pip found beside the column shows it (`_columns_beside`).
-        for shift in (2 * turned, -2 * turned, *_columns_beside(points, pips, look.diameter)):
+        for shift in (2 * turned, -2 * turned, *_columns_beside(points, half_diagonal, pips, look.diameter)):
             full = np.vstack([points, points + shift])
-            if all(look.pip(point) for point in full[3:]) and not _side_face_in(full, face.members, pips):
+            if all(look.pip(point) for point in full[3:]) and not _side_face_in(
+                full, face.members, pips, look.diameter
+            ):
                 return _laid_out(face, full)
     if face.value == 4:
         if look.pip(center):
@@ -230,16 +227,16 @@ def _raise(face: Face, points: np.ndarray, look: _Looker, pips: Pips) -> Face:
     return face
 
 
-def _columns_beside(points: np.ndarray, pips: Pips, diameter: float) -> list[np.ndarray]:
-    """Where a six's other column lies from the straight three `points` (its pips `diameter` wide), by the
-    pip candidates found level with one of them, between half and the whole of the column's length aside:
-    the step from the column to each. Some makers space a six's columns closer than its rows, and a
-    column's length aside, the look falls beside the other column's pips (nell-byler 112332: a gold
-    six's columns 12 px apart, each 15 px long, read as a three)."""
-    ends = distances(points, points)
-    i, j = np.unravel_index(np.argmax(ends), ends.shape)
-    length = float(ends[i, j])
-    along = (points[i] - points[j]) / length
+def _columns_beside(
+    points: np.ndarray, half_length: np.ndarray, pips: Pips, diameter: float
+) -> list[np.ndarray]:
+    """Where a six's other column lies from the straight three `points` (half its length along
+    `half_length`, its pips `diameter` wide), by the pip candidates found level with one of them, between
+    half and the whole of the column's length aside: the step from the column to each. Some makers space a
+    six's columns closer than its rows, and a column's length aside, the look falls beside the other
+    column's pips (nell-byler 112332: a gold six's columns 12 px apart, each 15 px long, read as a three)."""
+    length = 2.0 * float(np.hypot(*half_length))
+    along = 2.0 * half_length / length
     found = np.stack([pips.x, pips.y], axis=1)
     steps = []
     for point in points:
@@ -323,8 +320,17 @@ class _Looker:
 
 def _found(place: np.ndarray, pips: Pips, diameter: float) -> bool:
     """Whether a pip candidate (`diameter` wide, as the face's) was found at `place`."""
+    return _found_at(place, pips, diameter) >= 0
+
+
+def _found_at(place: np.ndarray, pips: Pips, diameter: float) -> int:
+    """The index of the pip candidate found at `place` (within `MIRROR_SHARE` of a pip `diameter`), the
+    nearest; -1 where none was."""
     gaps = np.hypot(pips.x - place[0], pips.y - place[1])
-    return bool(gaps.size) and float(gaps.min()) <= MIRROR_SHARE * diameter
+    if not gaps.size:
+        return -1
+    nearest = int(np.argmin(gaps))
+    return nearest if gaps[nearest] <= MIRROR_SHARE * diameter else -1
 
 
 def _smeared_alike(place: np.ndarray, pips: Pips, members: tuple[int, ...]) -> bool:
